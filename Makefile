@@ -1,0 +1,32 @@
+# Quick start: `make demo` and `make test`. Both install missing packages first.
+SWIFT ?= swift
+BIN_DEBUG = .build/debug
+BIN_RELEASE = .build/release
+
+.PHONY: deps build release test unit integration demo bench clean
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+unit: build
+	$(SWIFT) test
+
+integration: build
+	LOCUS_BIN=$(CURDIR)/$(BIN_DEBUG) python3 -m pytest -q Tests/IntegrationTests
+
+test: unit integration
+
+demo: release
+	LOCUS_BIN=$(CURDIR)/$(BIN_RELEASE) bash scripts/demo.sh
+
+bench: release
+	$(BIN_RELEASE)/locus bench all
+
+clean:
+	rm -rf .build

@@ -1,0 +1,50 @@
+// swift-tools-version: 6.0
+// Locus: a location stack for Linux on a ZeroMQ bus. Layout: see DESIGN.md.
+import PackageDescription
+
+/// Strict settings applied to every Swift target: warnings are work, not noise.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+var targets: [Target] = [
+    // C libraries from Debian, reached through module maps (no pkg-config: see DESIGN.md).
+    .systemLibrary(name: "CZeroMQ", path: "Shared/CZeroMQ"),
+    .systemLibrary(name: "CProj", path: "Shared/CProj"),
+
+    // Shared code.
+    .target(name: "LocusProtocol", path: "Shared/LocusProtocol"),
+    .target(name: "LocusGeo", dependencies: ["CProj"], path: "Shared/LocusGeo"),
+    .target(name: "LocusBus", dependencies: ["CZeroMQ", "LocusProtocol"], path: "Shared/LocusBus"),
+
+    // Services: a library with the logic, a thin executable.
+    .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusProtocol"], path: "Services/Bus/Library"),
+    .executableTarget(name: "locus-bus", dependencies: ["LocusBroker", "LocusBus"], path: "Services/Bus/Executable"),
+    .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Provider/Library"),
+    .executableTarget(name: "locus-provider", dependencies: ["LocusProvider", "LocusBus"], path: "Services/Provider/Executable"),
+    .target(name: "LocusCLI", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusBus", "LocusBroker", "LocusProvider"], path: "Services/CLI/Library"),
+    .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
+
+    // Unit tests next to what they test; integration tests start real processes.
+    .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),
+    .testTarget(name: "LocusGeoTests", dependencies: ["LocusGeo"], path: "Tests/LocusGeoTests"),
+    .testTarget(name: "LocusBusTests", dependencies: ["LocusBus", "LocusBroker", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBusTests"),
+    .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusProtocol"], path: "Tests/LocusProviderTests"),
+]
+
+for index in targets.indices where targets[index].type != .system {
+    targets[index].swiftSettings = (targets[index].swiftSettings ?? []) + strict
+}
+
+let package = Package(
+    name: "Locus",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "locus-bus", targets: ["locus-bus"]),
+        .executable(name: "locus-provider", targets: ["locus-provider"]),
+        .executable(name: "locus", targets: ["locus"]),
+    ],
+    targets: targets,
+    swiftLanguageModes: [.v6]
+)

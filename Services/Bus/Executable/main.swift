@@ -1,0 +1,2 @@
+import LocusBroker
+print("locus-bus")

@@ -1,0 +1,2 @@
+import LocusCLI
+print("locus")

@@ -1,0 +1,2 @@
+import LocusProvider
+print("locus-provider")

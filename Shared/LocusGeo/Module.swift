@@ -1,0 +1,3 @@
+public import CProj
+/// Geodesy on WGS-84.
+public enum LocusGeoModule {}

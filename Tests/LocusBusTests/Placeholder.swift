@@ -1,0 +1,3 @@
+import XCTest
+@testable import LocusBus
+final class LocusBusPlaceholderTests: XCTestCase { func testBuilds() {} }

@@ -1,0 +1,3 @@
+import XCTest
+@testable import LocusGeo
+final class LocusGeoPlaceholderTests: XCTestCase { func testBuilds() {} }

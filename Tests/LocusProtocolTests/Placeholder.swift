@@ -1,0 +1,3 @@
+import XCTest
+@testable import LocusProtocol
+final class LocusProtocolPlaceholderTests: XCTestCase { func testBuilds() {} }

@@ -1,0 +1,3 @@
+import XCTest
+@testable import LocusProvider
+final class LocusProviderPlaceholderTests: XCTestCase { func testBuilds() {} }
