@@ -1,2 +1,53 @@
+import Foundation
 import LocusBroker
-print("locus-bus")
+import LocusBus
+
+// locus-bus: the broker every other program connects to (DESIGN.md, "The programs").
+let spec = CommandLineSpec(
+    program: "locus-bus",
+    summary: "the Locus message bus: XSUB/XPUB proxy with a last-value cache",
+    usage: "locus-bus [--pub ENDPOINT] [--sub ENDPOINT] [options]",
+    options: ServiceProgram.commonOptions + [
+        OptionSpec("--hwm", value: "N", help: "per-peer queue bound in messages; losses beyond it are counted", default: "100000"),
+        OptionSpec("--cache-capacity", value: "N", help: "most distinct topics kept in the last-value cache", default: "1000000"),
+    ],
+    footer: """
+    Publishers connect to the pub endpoint, subscribers to the sub endpoint. On one host the
+    defaults are ipc sockets under $XDG_RUNTIME_DIR/locus (or /tmp/locus-$UID); over TCP use
+    e.g. --pub tcp://*:5560 --sub tcp://*:5561.
+    With --stdio the bus is a pass-through that checks framing: valid text-form lines are
+    copied to stdout, malformed ones are reported as error.bus lines.
+    """)
+let options = ServiceProgram.parseOrExit(spec)
+let settings = RuntimeSettings(service: "bus", program: "locus-bus", options: options)
+let log = ServiceLog(name: "locus-bus", minimum: settings.logLevel)
+
+if settings.stdio {
+    let runtime = ServiceRuntime(settings: settings, logic: PassThrough())
+    exit(runtime.run())
+}
+
+var configuration = BrokerConfiguration(pubEndpoint: settings.endpoints.pub, subEndpoint: settings.endpoints.sub)
+do {
+    configuration.highWaterMark = Int32(try options.int("--hwm") ?? 100_000)
+    configuration.cacheCapacity = try options.int("--cache-capacity") ?? 1_000_000
+} catch {
+    ServiceProgram.usageFailure("locus-bus", error.message)
+}
+configuration.healthIntervalSeconds = settings.healthIntervalSeconds
+configuration.source = settings.source
+
+let context = ZMQContext()
+let signals = ServiceProgram.handleTerminationSignals { _ in
+    log.info("stopping on signal")
+    context.shutdown()
+}
+let broker = Broker(configuration: configuration, log: log)
+do {
+    try broker.run(context: context, ready: ServiceProgram.notifyReady)
+} catch {
+    log.error("cannot run: \(error)")
+    exit(1)
+}
+signals.forEach { $0.cancel() }
+exit(0)

@@ -1,1 +1,159 @@
-import LocusBus
+import CZeroMQ
+import Foundation
+public import LocusBus
+import LocusProtocol
+
+/// The bus: publishers connect to its XSUB side, subscribers to its XPUB side, and one
+/// thread forwards between them, keeps the last-value cache, replays it to each new
+/// subscription and counts every message it could not deliver.
+///
+/// Its XSUB subscribes to everything, so publishers' PUB sockets never drop for lack of
+/// a subscriber and the cache sees every state topic even while nobody listens.
+public final class Broker {
+    public let configuration: BrokerConfiguration
+    public let log: ServiceLog
+    /// Hot-path counts are plain integers; `counters` folds them in for health reports.
+    var received = 0
+    var forwarded = 0
+    var dropped = 0
+    private var droppedAtLastHealth = 0
+    private var otherCounters = Counters()
+    public var counters: Counters {
+        var all = otherCounters
+        all.merge(["received": received, "forwarded": forwarded, "dropped": dropped])
+        return all
+    }
+    private var cache: LastValueCache
+    private var ids = MessageIDGenerator()
+    private var seq = 0
+    private let started = Date().timeIntervalSince1970
+    private var lastRejectReport = 0.0
+    private var rejectedSinceReport = 0
+
+    public init(configuration: BrokerConfiguration, log: ServiceLog) {
+        self.configuration = configuration
+        self.log = log
+        cache = LastValueCache(prefixes: configuration.cachePrefixes, capacity: configuration.cacheCapacity)
+    }
+
+    /// Binds both endpoints and forwards until the context is shut down (SIGTERM), then returns.
+    /// `ready` runs once both endpoints are bound.
+    public func run(context: ZMQContext, ready: () -> Void = {}) throws {
+        try BusEndpoints.prepareIPCDirectory(for: configuration.pubEndpoint)
+        try BusEndpoints.prepareIPCDirectory(for: configuration.subEndpoint)
+        let frontend = try ZMQSocket(context: context, type: .xsub)
+        let backend = try ZMQSocket(context: context, type: .xpub)
+        defer {
+            frontend.close()
+            backend.close()
+        }
+        try frontend.setOption(ZMQ_RCVHWM, configuration.highWaterMark)
+        try backend.setOption(ZMQ_SNDHWM, configuration.highWaterMark)
+        // Every subscription reaches us (so each new subscriber gets its replay), and a full
+        // subscriber queue makes send fail instead of dropping silently.
+        try backend.setOption(ZMQ_XPUB_VERBOSER, 1)
+        try backend.setOption(ZMQ_XPUB_NODROP, 1)
+        try frontend.bind(configuration.pubEndpoint)
+        try backend.bind(configuration.subEndpoint)
+        try frontend.send([1])  // subscribe upstream to everything
+        log.info("listening: publishers \(configuration.pubEndpoint), subscribers \(configuration.subEndpoint)")
+        ready()
+
+        var poller = Poller()
+        poller.add(frontend)
+        poller.add(backend)
+        var forwarder = Forwarder()
+        defer { forwarder.close() }
+        var nextHealth = 0.0
+        while true {
+            let now = Date().timeIntervalSince1970
+            if now >= nextHealth {
+                publishHealth(on: backend, now: now)
+                nextHealth = now + configuration.healthIntervalSeconds
+            }
+            let timeout = max(1, Int((nextHealth - now) * 1000))
+            let readable: [Bool]
+            do { readable = try poller.poll(timeoutMilliseconds: timeout) } catch where error.isTerminated { break }
+            do {
+                if readable[1] { try serveSubscriptions(backend) }
+                if readable[0] { try forwarder.drain(from: frontend, to: backend, broker: self) }
+            } catch let error as ZMQError where error.isTerminated {
+                break
+            }
+        }
+        log.info("shutting down: \(summary)")
+    }
+
+    public var summary: String {
+        counters.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
+
+    // MARK: forwarding hooks (called by Forwarder)
+
+    func didForward(topic: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) {
+        cache.store(topic: topic, body: body)
+    }
+
+    func reject(_ reason: String, backend: ZMQSocket) {
+        otherCounters.add("rejected")
+        rejectedSinceReport += 1
+        let now = Date().timeIntervalSince1970
+        // One log line and one error message per second at most: a peer sending garbage
+        // in a loop must not turn the bus into a log flood.
+        guard now - lastRejectReport >= 1 else { return }
+        log.warn("rejected \(rejectedSinceReport) message(s) from a publisher: \(reason)")
+        let report = ErrorReport(code: "badFraming", message: "\(rejectedSinceReport) message(s) rejected: \(reason)")
+        publish(.error(report), topic: Topic.error("bus"), on: backend, now: now)
+        rejectedSinceReport = 0
+        lastRejectReport = now
+    }
+
+    // MARK: subscriptions and replay
+
+    private func serveSubscriptions(_ backend: ZMQSocket) throws(ZMQError) {
+        while let frames = try backend.receiveMultipart(dontWait: true) {
+            guard let frame = frames.first, let kind = frame.first, kind == 0 || kind == 1 else { continue }
+            let prefix = Array(frame.dropFirst())
+            if kind == 0 {
+                otherCounters.add("unsubscriptions")
+                continue
+            }
+            otherCounters.add("subscriptions")
+            let replay = cache.matching(prefix: prefix)
+            for entry in replay {
+                if try !backend.send(entry.topic, more: true, dontWait: true) {
+                    dropped += 1
+                    continue
+                }
+                try backend.send(entry.body)
+                otherCounters.add("replayed")
+            }
+        }
+    }
+
+    // MARK: health
+
+    private func publishHealth(on backend: ZMQSocket, now: Double) {
+        var values = counters.values
+        values["cachedTopics"] = cache.count
+        values["cacheRefused"] = cache.refused
+        // Degraded while losses are recent: drops since the previous report, or a full cache.
+        let state: HealthState = dropped > droppedAtLastHealth || cache.refused > 0 ? .degraded : .ok
+        droppedAtLastHealth = dropped
+        let health = Health(service: "bus", state: state, uptime: now - started, counters: values)
+        publish(.health(health), topic: Topic.health("bus"), on: backend, now: now)
+    }
+
+    private func publish(_ body: Body, topic: String, on backend: ZMQSocket, now: Double) {
+        seq += 1
+        let message = Message(body: body, id: ids.next(), t: now, src: configuration.source, seq: seq)
+        let bytes = MessageCodec.encode(message)
+        let topicBytes = Array(topic.utf8)
+        topicBytes.withUnsafeBytes { t in bytes.withUnsafeBytes { b in _ = cache.store(topic: t, body: b) } }
+        do {
+            if try !backend.send(topic: topic, body: bytes, dontWait: true) { dropped += 1 }
+        } catch {
+            log.warn("could not publish \(topic): \(error)")
+        }
+    }
+}

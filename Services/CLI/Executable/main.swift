@@ -1,2 +1,4 @@
+import Foundation
 import LocusCLI
-print("locus")
+
+exit(LocusCommand.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,19 @@
+/// What a broker binds and how it bounds its queues.
+public struct BrokerConfiguration: Sendable {
+    /// Publishers connect here (XSUB).
+    public var pubEndpoint: String
+    /// Subscribers connect here (XPUB).
+    public var subEndpoint: String
+    /// Per-peer queue bound in messages; beyond it a slow subscriber loses messages (counted as `dropped`).
+    public var highWaterMark: Int32 = 100_000
+    public var healthIntervalSeconds: Double = 2
+    public var cachePrefixes: [String] = LastValueCache.defaultPrefixes
+    public var cacheCapacity: Int = 1_000_000
+    /// The `src` of the broker's own messages.
+    public var source: String = "bus/main"
+
+    public init(pubEndpoint: String, subEndpoint: String) {
+        self.pubEndpoint = pubEndpoint
+        self.subEndpoint = subEndpoint
+    }
+}

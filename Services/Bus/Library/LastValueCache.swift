@@ -1,0 +1,56 @@
+/// The newest body of each cached topic, so a subscriber that joins late gets the
+/// current state at once instead of waiting for the next update (the ZeroMQ guide's
+/// last-value cache). Only state-like topics are cached: positions, authorization,
+/// region replies and health — never events, which must not be replayed as new.
+public struct LastValueCache: Sendable {
+    public static let defaultPrefixes = ["location.", "auth.status.", "region.state.", "health."]
+
+    private let prefixes: [[UInt8]]
+    private var entries: [[UInt8]: [UInt8]] = [:]
+    /// Bound on distinct topics so a peer inventing topics cannot exhaust memory.
+    public let capacity: Int
+    public private(set) var refused = 0
+
+    public init(prefixes: [String] = LastValueCache.defaultPrefixes, capacity: Int = 1_000_000) {
+        self.prefixes = prefixes.map { Array($0.utf8) }
+        self.capacity = capacity
+    }
+
+    public var count: Int { entries.count }
+
+    public func isCached(topic: UnsafeRawBufferPointer) -> Bool {
+        for prefix in prefixes where topic.count >= prefix.count {
+            var matches = true
+            for index in 0..<prefix.count where topic[index] != prefix[index] {
+                matches = false
+                break
+            }
+            if matches { return true }
+        }
+        return false
+    }
+
+    /// Keeps `body` as the last value of `topic` when the topic is cacheable; returns whether it did.
+    @discardableResult
+    public mutating func store(topic: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) -> Bool {
+        guard isCached(topic: topic) else { return false }
+        let key = Array(topic)
+        if entries[key] == nil && entries.count >= capacity {
+            refused += 1
+            return false
+        }
+        entries[key] = Array(body)
+        return true
+    }
+
+    public mutating func store(topic: [UInt8], body: [UInt8]) {
+        topic.withUnsafeBytes { t in body.withUnsafeBytes { b in _ = store(topic: t, body: b) } }
+    }
+
+    /// Every cached (topic, body) whose topic starts with `prefix`, in topic order so replays are deterministic.
+    public func matching(prefix: [UInt8]) -> [(topic: [UInt8], body: [UInt8])] {
+        entries.filter { $0.key.starts(with: prefix) }
+            .sorted { $0.key.lexicographicallyPrecedes($1.key) }
+            .map { (topic: $0.key, body: $0.value) }
+    }
+}

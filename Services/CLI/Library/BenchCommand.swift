@@ -1,0 +1,42 @@
+import Foundation
+import LocusBus
+
+/// `locus bench`: every benchmark prints its figures beside a peer measured in the same run.
+enum BenchCommand {
+    static let usage = """
+    Usage: locus bench WHAT [options]
+
+      codec   message codec vs Foundation's JSONEncoder/JSONDecoder
+      bus     locus-bus vs a raw libzmq XSUB/XPUB proxy
+      all     every benchmark above, one after another
+
+    Use a release build (`swift build -c release`) for meaningful figures.
+    """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        guard let what = arguments.first else {
+            FileHandle.standardError.write(Data(usage.utf8))
+            return ServiceProgram.exitUsage
+        }
+        let rest = Array(arguments.dropFirst())
+        switch what {
+        case "bus": return BusBench.run(rest)
+        case "all":
+            var status: Int32 = 0
+            for bench in benches {
+                print("\n## \(bench.name)\n")
+                status = max(status, bench.run([]))
+            }
+            return status
+        case "--help", "help": print(usage, terminator: ""); return 0
+        default:
+            if let bench = benches.first(where: { $0.name == what }) { return bench.run(rest) }
+            FileHandle.standardError.write(Data("locus bench: unknown benchmark '\(what)'\n\n\(usage)".utf8))
+            return ServiceProgram.exitUsage
+        }
+    }
+
+    static let benches: [(name: String, run: ([String]) -> Int32)] = [
+        ("bus", BusBench.run),
+    ]
+}

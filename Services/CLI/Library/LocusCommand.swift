@@ -1,0 +1,42 @@
+import Foundation
+import LocusBus
+
+/// `locus`: the command line. Each subcommand is a small type in its own file.
+public enum LocusCommand {
+    static let usage = """
+    locus — the Locus command line
+
+    Usage: locus COMMAND [options]
+
+    Commands:
+      tail [PREFIX...]      print bus messages live in the text form (--json: bodies only)
+      pub TOPIC BODY        publish one message (envelope fields are filled in when absent)
+      up                    start the bus and every installed service; restart any that crash
+      demo                  start the stack, run a short self-check, print a summary
+      bench WHAT            benchmarks: codec, bus, nmea, all
+      version               print the version
+
+    Every command takes --help. Bus endpoints come from --pub/--sub, else LOCUS_PUB/LOCUS_SUB,
+    else the per-user ipc defaults.
+    """
+
+    public static func main(_ arguments: [String]) -> Int32 {
+        guard let command = arguments.first else {
+            FileHandle.standardError.write(Data(usage.utf8))
+            return ServiceProgram.exitUsage
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "tail": return TailCommand.run(rest)
+        case "pub": return PubCommand.run(rest)
+        case "up": return UpCommand.run(rest)
+        case "demo": return DemoCommand.run(rest)
+        case "bench": return BenchCommand.run(rest)
+        case "version", "--version": print("locus \(ServiceProgram.version)"); return 0
+        case "help", "--help", "-h": print(usage, terminator: ""); return 0
+        default:
+            FileHandle.standardError.write(Data("locus: unknown command '\(command)'\n\n\(usage)".utf8))
+            return ServiceProgram.exitUsage
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import CZeroMQ
+import Foundation
+import Glibc
+public import LocusProtocol
+
+/// Runs a `ServiceLogic` on one thread that owns every socket: on the bus (subscribe,
+/// publish, health every few seconds, ticks) or as a `--stdio` filter (text form in and
+/// out, time taken from the messages). Other threads reach it only through injectors.
+public final class ServiceRuntime<Logic: ServiceLogic> {
+    public private(set) var logic: Logic
+    public let settings: RuntimeSettings
+    public let log: ServiceLog
+    private var throttled: ThrottledLog
+    private var injectors: [Injector] = []
+    private var finishedSources = 0
+    private let stopFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+    private var counters = Counters()
+    private var recent = RecentIDs()
+    private var sequences = SequenceTracker()
+    private var ids = MessageIDGenerator()
+    private var seq = 0
+    private let started = Date().timeIntervalSince1970
+    private var stdioClock = 0.0
+
+    public init(settings: RuntimeSettings, logic: Logic) {
+        self.settings = settings
+        self.logic = logic
+        log = ServiceLog(name: settings.program, minimum: settings.logLevel)
+        throttled = ThrottledLog(log: log)
+    }
+
+    deinit { close(stopFD) }
+
+    /// A channel for one producer thread; create them all before `run()`.
+    public func makeInjector(capacity: Int = 10_000) -> Injector {
+        let injector = Injector(capacity: capacity)
+        injectors.append(injector)
+        return injector
+    }
+
+    /// Asks the loop to finish and return (safe from any thread, e.g. a signal handler).
+    public func stop() {
+        var one: UInt64 = 1
+        _ = write(stopFD, &one, 8)
+    }
+
+    /// Runs until stopped, the input ends (`--stdio`), or every source finished; returns the exit status.
+    public func run() -> Int32 {
+        let signals = ServiceProgram.handleTerminationSignals { [self] _ in self.stop() }
+        defer { signals.forEach { $0.cancel() } }
+        do {
+            return try settings.stdio ? runStdio() : runBus()
+        } catch {
+            log.error("stopped: \(error)")
+            return 1
+        }
+    }
+
+    // MARK: bus mode
+
+    private func runBus() throws -> Int32 {
+        let context = ZMQContext()
+        let publisher = try BusPublisher(context: context, endpoint: settings.endpoints.pub, source: settings.source)
+        var subscriber: BusSubscriber?
+        if settings.readsInput && !logic.subscriptions.isEmpty {
+            subscriber = try BusSubscriber(context: context, endpoint: settings.endpoints.sub, prefixes: logic.subscriptions)
+        }
+        defer {
+            subscriber?.socket.close()
+            publisher.socket.close()
+        }
+        log.info("started: publishing to \(settings.endpoints.pub)"
+                 + (subscriber.map { _ in ", subscribed to \(logic.subscriptions.joined(separator: " ")) at \(settings.endpoints.sub)" } ?? ""))
+        ServiceProgram.notifyReady()
+
+        var poller = Poller()
+        let subscriberIndex = subscriber.map { poller.add($0.socket) }
+        let publisherIndex = poller.add(publisher.socket)
+        let stopIndex = poller.add(fileDescriptor: stopFD)
+        let injectorBase = injectors.count > 0 ? poller.add(fileDescriptor: injectors[0].eventFD) : -1
+        for injector in injectors.dropFirst() { poller.add(fileDescriptor: injector.eventFD) }
+
+        let emit: (Outbound) -> Void = { [self] outbound in
+            do { try publisher.publish(outbound.body, topic: outbound.topic, t: outbound.t) } catch {
+                log.warn("publish \(outbound.topic) failed: \(error)")
+            }
+        }
+        var nextTick = now() + settings.tickIntervalSeconds
+        var nextHealth = now()
+        var stopping = false
+        while !stopping {
+            let current = now()
+            if current >= nextHealth {
+                emit(healthMessage(now: current, publisher: publisher, subscriber: subscriber))
+                nextHealth = current + settings.healthIntervalSeconds
+            }
+            if current >= nextTick {
+                logic.tick(now: current).forEach(emit)
+                nextTick = current + settings.tickIntervalSeconds
+            }
+            let timeout = max(1, Int((min(nextTick, nextHealth) - current) * 1000))
+            let readable = try poller.poll(timeoutMilliseconds: timeout)
+            if readable[publisherIndex] { try publisher.pump() }
+            if let index = subscriberIndex, let subscriber, readable[index] {
+                var handled = 0
+                while handled < 4096, let received = try subscriber.receive(dontWait: true) {
+                    handled += 1
+                    handle(received, now: now()).forEach(emit)
+                }
+            }
+            if injectorBase >= 0 {
+                for (offset, injector) in injectors.enumerated() where readable[injectorBase + offset] {
+                    if take(injector.drain(), now: now(), emit: emit) { stopping = true }
+                }
+            }
+            if readable[stopIndex] {
+                log.info("stopping on signal")
+                stopping = true
+            }
+        }
+        logic.finish(now: now()).forEach(emit)
+        try flush(publisher)
+        log.info("stopped: \(summary(publisher: publisher))")
+        return 0
+    }
+
+    /// Gives queued messages a bounded chance to reach the bus before the sockets close.
+    private func flush(_ publisher: BusPublisher) throws {
+        if publisher.pendingCount > 0 { _ = try publisher.waitUntilConnected(timeoutSeconds: 2) }
+        if publisher.pendingCount > 0 {
+            log.warn("bus not reachable at \(settings.endpoints.pub): \(publisher.pendingCount) message(s) not delivered")
+        }
+    }
+
+    private func summary(publisher: BusPublisher) -> String {
+        "sent=\(publisher.sent) received=\(counters["received"]) rejected=\(counters["rejected"]) dropped=\(publisher.dropped)"
+    }
+
+    private func healthMessage(now: Double, publisher: BusPublisher, subscriber: BusSubscriber?) -> Outbound {
+        var values = counters.values
+        values["sent"] = publisher.sent
+        values["dropped"] = publisher.dropped
+        values["gaps"] = sequences.missing
+        for (key, value) in logic.healthCounters { values[key] = value }
+        let health = Health(service: settings.service, state: logic.healthState, uptime: now - started,
+                            counters: values, detail: logic.healthDetail)
+        return Outbound(topic: Topic.health(settings.service), body: .health(health), t: now)
+    }
+
+    // MARK: stdio mode
+
+    private func runStdio() throws -> Int32 {
+        log.info("started in --stdio mode")
+        var poller = Poller()
+        let stdinIndex = settings.readsInput ? poller.add(fileDescriptor: 0) : -1
+        let stopIndex = poller.add(fileDescriptor: stopFD)
+        let injectorBase = injectors.count > 0 ? poller.add(fileDescriptor: injectors[0].eventFD) : -1
+        for injector in injectors.dropFirst() { poller.add(fileDescriptor: injector.eventFD) }
+        var output = LineWriter(fd: 1)
+        let emit: (Outbound) -> Void = { [self] outbound in
+            seq += 1
+            let message = Message(body: outbound.body, id: ids.next(), t: outbound.t, src: settings.source, seq: seq)
+            output.write(TextForm.line(topic: outbound.topic, body: MessageCodec.encode(message)))
+            counters.add("sent")
+        }
+        var input = LineReader(fd: 0)
+        var stopping = !settings.readsInput && injectors.isEmpty
+        while !stopping {
+            output.flush()
+            let readable = try poller.poll(timeoutMilliseconds: -1)
+            if stdinIndex >= 0 && readable[stdinIndex] {
+                let (lines, ended) = input.read()
+                for line in lines { handleLine(line, emit: emit) }
+                if ended { stopping = true }
+            }
+            if injectorBase >= 0 {
+                for (offset, injector) in injectors.enumerated() where readable[injectorBase + offset] {
+                    if take(injector.drain(), now: stdioClock, emit: emit) { stopping = true }
+                }
+            }
+            if readable[stopIndex] { stopping = true }
+        }
+        logic.finish(now: stdioClock).forEach(emit)
+        output.flush()
+        log.info("stopped: sent=\(counters["sent"]) received=\(counters["received"]) rejected=\(counters["rejected"])")
+        return 0
+    }
+
+    private func handleLine(_ line: Substring, emit: (Outbound) -> Void) {
+        if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return }
+        let topic: String
+        let message: Message
+        do {
+            let parsed = try TextForm.parse(line)
+            topic = parsed.topic
+            message = try MessageCodec.decode(parsed.body)
+        } catch {
+            reject(error, topic: nil, now: stdioClock).forEach(emit)
+            return
+        }
+        stdioClock = max(stdioClock, message.envelope.t)
+        deliver(message, topic: topic, now: stdioClock).forEach(emit)
+        logic.tick(now: stdioClock).forEach(emit)
+    }
+
+    // MARK: shared
+
+    private func now() -> Double { Date().timeIntervalSince1970 }
+
+    private func handle(_ received: BusSubscriber.Received, now: Double) -> [Outbound] {
+        switch received {
+        case .duplicate:
+            counters.add("duplicates")
+            return []
+        case let .rejected(topic, error):
+            return reject(error, topic: topic, now: now)
+        case let .message(topic, message, _):
+            return deliver(message, topic: topic, now: now)
+        }
+    }
+
+    private func deliver(_ message: Message, topic: String, now: Double) -> [Outbound] {
+        guard recent.insert(message.envelope.id) else {
+            counters.add("duplicates")
+            return []
+        }
+        counters.add("received")
+        sequences.observe(src: message.envelope.src, seq: message.envelope.seq)
+        return logic.receive(message, topic: topic, now: now)
+    }
+
+    private func reject(_ error: ProtocolError, topic: String?, now: Double) -> [Outbound] {
+        counters.add("rejected")
+        throttled.warn("rejected input\(topic.map { " on \($0)" } ?? ""): \(error.message)", now: now)
+        let report = ErrorReport(code: error.code.rawValue, message: error.message, topic: topic)
+        return [Outbound(topic: Topic.error(settings.service), body: .error(report), t: now)]
+    }
+
+    /// Applies injected items; returns true when every source has finished and the service should stop.
+    private func take(_ items: [Injector.Item], now: Double, emit: (Outbound) -> Void) -> Bool {
+        for item in items {
+            switch item {
+            case .publish(let outbound):
+                if settings.stdio { stdioClock = max(stdioClock, outbound.t) }
+                emit(outbound)
+            case let .deliver(topic, message):
+                let time = settings.stdio ? max(stdioClock, message.envelope.t) : now
+                if settings.stdio { stdioClock = time }
+                deliver(message, topic: topic, now: time).forEach(emit)
+            case let .problem(code, message):
+                counters.add("rejected")
+                throttled.warn(message, now: now)
+                emit(Outbound(topic: Topic.error(settings.service), body: .error(ErrorReport(code: code, message: message)),
+                              t: settings.stdio ? stdioClock : now))
+            case .finished:
+                finishedSources += 1
+            }
+        }
+        return settings.exitWhenSourcesFinish && finishedSources >= injectors.count
+    }
+}
