@@ -1,0 +1,249 @@
+/// A byte-level JSON reader over a borrowed buffer (RFC 8259). It reads one token at a
+/// time so the codec can decode straight into typed structs, without an intermediate
+/// tree on the hot path. Every syntax problem becomes `ProtocolError.invalidJSON`;
+/// `NaN`, `Infinity` and numbers that overflow a Double become `.notFinite`.
+struct JSONScanner {
+    let bytes: UnsafeRawBufferPointer
+    var index = 0
+    /// Nesting depth of the value being read; bounded so hostile input cannot exhaust the stack.
+    var depth = 0
+    static let maximumDepth = 64
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    var isAtEnd: Bool { index >= bytes.count }
+
+    /// The byte at the cursor, or 0 at the end (NUL never starts a JSON token).
+    @inline(__always)
+    func peek() -> UInt8 {
+        index < bytes.count ? bytes[index] : 0
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == .space || byte == .newline || byte == .carriageReturn || byte == .tab else { return }
+            index += 1
+        }
+    }
+
+    func syntaxError(_ what: String) -> ProtocolError {
+        ProtocolError(code: .invalidJSON, message: "invalid JSON at byte \(index): \(what)")
+    }
+
+    /// Consumes `byte` after optional whitespace, or fails naming what was expected.
+    @inline(__always)
+    mutating func expect(_ byte: UInt8, _ what: String) throws(ProtocolError) {
+        skipWhitespace()
+        guard peek() == byte else { throw syntaxError("expected \(what)\(foundDescription)") }
+        index += 1
+    }
+
+    var foundDescription: String {
+        if isAtEnd { return ", found the end of the input" }
+        let byte = bytes[index]
+        if byte >= 0x21 && byte < 0x7F { return ", found '\(Character(Unicode.Scalar(byte)))'" }
+        return ", found byte 0x\(String(byte, radix: 16))"
+    }
+
+    // MARK: - Objects
+
+    /// Consumes `{` and reports whether the object is empty (then `}` is consumed too).
+    mutating func beginObject() throws(ProtocolError) -> Bool {
+        try expect(.openBrace, "'{'")
+        skipWhitespace()
+        if peek() == .closeBrace {
+            index += 1
+            return true
+        }
+        return false
+    }
+
+    /// Reads a member name and its colon; the cursor is left before the value.
+    mutating func readKey() throws(ProtocolError) -> String {
+        skipWhitespace()
+        guard peek() == .quote else { throw syntaxError("expected a member name in quotes\(foundDescription)") }
+        let key = try readString()
+        try expect(.colon, "':' after a member name")
+        return key
+    }
+
+    /// After a member value: consumes `,` (returns true, another member follows) or `}` (returns false).
+    mutating func nextMember() throws(ProtocolError) -> Bool {
+        skipWhitespace()
+        switch peek() {
+        case .comma:
+            index += 1
+            return true
+        case .closeBrace:
+            index += 1
+            return false
+        default:
+            throw syntaxError("expected ',' or '}' in an object\(foundDescription)")
+        }
+    }
+
+    // MARK: - Strings
+
+    /// Reads a string token with every JSON escape, including `\uXXXX` surrogate pairs.
+    mutating func readString() throws(ProtocolError) -> String {
+        skipWhitespace()
+        guard peek() == .quote else { throw syntaxError("expected a string\(foundDescription)") }
+        index += 1
+        let start = index
+        var asciiOnly = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == .quote {
+                let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                if asciiOnly { return String(decoding: raw, as: UTF8.self) }
+                guard let text = String(validating: raw, as: UTF8.self) else {
+                    throw ProtocolError(code: .invalidJSON, message: "invalid JSON: a string is not valid UTF-8")
+                }
+                return text
+            }
+            if byte == .backslash { return try readEscapedString(from: start) }
+            if byte < 0x20 { throw syntaxError("control character 0x\(String(byte, radix: 16)) inside a string must be escaped") }
+            if byte >= 0x80 { asciiOnly = false }
+            index += 1
+        }
+        throw syntaxError("unterminated string")
+    }
+
+    private mutating func readEscapedString(from start: Int) throws(ProtocolError) -> String {
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(index - start + 16)
+        utf8.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == .quote {
+                index += 1
+                guard let text = String(validating: utf8, as: UTF8.self) else {
+                    throw ProtocolError(code: .invalidJSON, message: "invalid JSON: a string is not valid UTF-8")
+                }
+                return text
+            }
+            if byte < 0x20 { throw syntaxError("control character 0x\(String(byte, radix: 16)) inside a string must be escaped") }
+            if byte != .backslash {
+                utf8.append(byte)
+                index += 1
+                continue
+            }
+            index += 1
+            guard index < bytes.count else { break }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case .quote: utf8.append(.quote)
+            case .backslash: utf8.append(.backslash)
+            case .slash: utf8.append(.slash)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(.newline)
+            case UInt8(ascii: "r"): utf8.append(.carriageReturn)
+            case UInt8(ascii: "t"): utf8.append(.tab)
+            case UInt8(ascii: "u"):
+                let scalar = try readUnicodeEscape()
+                utf8.append(contentsOf: UTF8.encode(scalar)!)
+            default:
+                index -= 1
+                throw syntaxError("unknown escape '\\\(Character(Unicode.Scalar(escape)))'")
+            }
+        }
+        throw syntaxError("unterminated string")
+    }
+
+    /// Reads the hex digits after `\u` (and a following `\uDCxx` for a surrogate pair).
+    private mutating func readUnicodeEscape() throws(ProtocolError) -> Unicode.Scalar {
+        let first = try readHex4()
+        if (0xDC00...0xDFFF).contains(first) { throw syntaxError("lone low surrogate \\u\(String(first, radix: 16))") }
+        if (0xD800...0xDBFF).contains(first) {
+            guard index + 1 < bytes.count, bytes[index] == .backslash, bytes[index + 1] == UInt8(ascii: "u") else {
+                throw syntaxError("high surrogate \\u\(String(first, radix: 16)) not followed by a low surrogate")
+            }
+            index += 2
+            let second = try readHex4()
+            guard (0xDC00...0xDFFF).contains(second) else {
+                throw syntaxError("high surrogate \\u\(String(first, radix: 16)) not followed by a low surrogate")
+            }
+            let value = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+            return Unicode.Scalar(value)!
+        }
+        return Unicode.Scalar(first)!
+    }
+
+    private mutating func readHex4() throws(ProtocolError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < bytes.count else { throw syntaxError("truncated \\u escape") }
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw syntaxError("invalid hex digit in \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    // MARK: - Literals
+
+    /// Reads `true` or `false`.
+    mutating func readBool() throws(ProtocolError) -> Bool {
+        skipWhitespace()
+        if matchLiteral("true") { return true }
+        if matchLiteral("false") { return false }
+        throw syntaxError("expected true or false\(foundDescription)")
+    }
+
+    /// Consumes `literal` when the input continues with it.
+    mutating func matchLiteral(_ literal: StaticString) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard index + length <= bytes.count else { return false }
+        let pointer = literal.utf8Start
+        for offset in 0..<length where bytes[index + offset] != pointer[offset] {
+            return false
+        }
+        index += length
+        return true
+    }
+
+    /// Rejects the non-JSON spellings some encoders emit for non-finite numbers, with a clear message.
+    mutating func rejectNonFiniteLiteral() throws(ProtocolError) {
+        let start = index
+        let spellings: [StaticString] = ["NaN", "Infinity", "-Infinity", "nan", "inf", "-inf"]
+        for spelling in spellings {
+            guard matchLiteral(spelling) else { continue }
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            index = start
+            throw ProtocolError(code: .notFinite, message: "\(text) is not a JSON number: NaN and infinities are never sent")
+        }
+    }
+}
+
+extension UInt8 {
+    static let space = UInt8(ascii: " ")
+    static let newline = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let tab = UInt8(ascii: "\t")
+    static let quote = UInt8(ascii: "\"")
+    static let backslash = UInt8(ascii: "\\")
+    static let slash = UInt8(ascii: "/")
+    static let colon = UInt8(ascii: ":")
+    static let comma = UInt8(ascii: ",")
+    static let openBrace = UInt8(ascii: "{")
+    static let closeBrace = UInt8(ascii: "}")
+    static let openBracket = UInt8(ascii: "[")
+    static let closeBracket = UInt8(ascii: "]")
+    static let minus = UInt8(ascii: "-")
+    static let zero = UInt8(ascii: "0")
+    static let nine = UInt8(ascii: "9")
+}

@@ -1,0 +1,71 @@
+/// The hot path for the most frequent message: one pass over the bytes straight into a
+/// `Location`, no intermediate tree. It handles only well-formed location bodies; on
+/// anything else (another type, a wrong JSON type, null, bad syntax) it returns nil and
+/// the general path decodes the body again and produces the precise error.
+enum LocationFastPath {
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> Message? {
+        var scanner = JSONScanner(bytes)
+        var version: Int?
+        var type: String?
+        var id: String?
+        var time: Double?
+        var src: String?
+        var seq: Int?
+        var device: String?
+        var source: String?
+        var lat: Double?
+        var lon: Double?
+        var hacc: Double?
+        var location = Location(device: "", source: "", lat: 0, lon: 0, hacc: 0)
+        do {
+            guard try !scanner.beginObject() else { return nil }
+            repeat {
+                let key = try scanner.readKey()
+                switch key {
+                case "v": version = exactInteger(try scanner.readNumber())
+                case "type":
+                    let word = try scanner.readString()
+                    guard word == MessageType.location else { return nil }
+                    type = word
+                case "id": id = try scanner.readString()
+                case "t": time = try scanner.readNumber()
+                case "src": src = try scanner.readString()
+                case "seq":
+                    guard let integer = exactInteger(try scanner.readNumber()) else { return nil }
+                    seq = integer
+                case "device": device = try scanner.readString()
+                case "source": source = try scanner.readString()
+                case "lat": lat = try scanner.readNumber()
+                case "lon": lon = try scanner.readNumber()
+                case "hacc": hacc = try scanner.readNumber()
+                case "alt": location.alt = try scanner.readNumber()
+                case "vacc": location.vacc = try scanner.readNumber()
+                case "speed": location.speed = try scanner.readNumber()
+                case "speedAcc": location.speedAcc = try scanner.readNumber()
+                case "course": location.course = try scanner.readNumber()
+                case "courseAcc": location.courseAcc = try scanner.readNumber()
+                case "mode": location.mode = try scanner.readString()
+                case "sats":
+                    guard let integer = exactInteger(try scanner.readNumber()) else { return nil }
+                    location.sats = integer
+                case "hdop": location.hdop = try scanner.readNumber()
+                case "tier": location.tier = try scanner.readString()
+                case "age": location.age = try scanner.readNumber()
+                default: try scanner.skipValue()
+                }
+            } while try scanner.nextMember()
+            try scanner.expectEnd()
+        } catch {
+            return nil
+        }
+        guard version == LocusProtocolVersion.current, let type, let id, let time, let src,
+            let device, let source, let lat, let lon, let hacc
+        else { return nil }
+        location.device = device
+        location.source = source
+        location.lat = lat
+        location.lon = lon
+        location.hacc = hacc
+        return Message(envelope: Envelope(type: type, id: id, t: time, src: src, seq: seq), body: .location(location))
+    }
+}

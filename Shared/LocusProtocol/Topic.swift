@@ -1,0 +1,72 @@
+/// Topic names (PROTOCOL.md "Topics and types"): builders, so no service spells a prefix
+/// by hand, and a parser for the id after a prefix. Subscriptions match by prefix.
+public enum Topic {
+    /// Longest id, in UTF-8 bytes, allowed in a topic.
+    public static let maximumIDBytes = 200
+
+    // MARK: - Prefixes (subscribe to these to get every device/owner/…)
+
+    public static let locationRawPrefix = "location.raw."
+    public static let locationFusedPrefix = "location.fused."
+    public static let locationApproxPrefix = "location.approx."
+    public static let locationSignificantPrefix = "location.significant."
+    public static let visitPrefix = "visit."
+    public static let motionPrefix = "motion."
+    public static let controlPrefix = "control."
+    public static let regionStatePrefix = "region.state."
+    public static let regionEventPrefix = "region.event."
+    public static let authStatusPrefix = "auth.status."
+    public static let notifyPrefix = "notify."
+    public static let healthPrefix = "health."
+    public static let errorPrefix = "error."
+
+    /// Where clients send region commands.
+    public static let regionCmd = "region.cmd"
+    /// Where clients and administrators send authorization commands.
+    public static let authCmd = "auth.cmd"
+
+    // MARK: - Builders (ids are not checked here: validate the message or use `isValidID`)
+
+    public static func locationRaw(_ device: String) -> String { locationRawPrefix + device }
+    public static func locationFused(_ device: String) -> String { locationFusedPrefix + device }
+    public static func locationApprox(_ device: String) -> String { locationApproxPrefix + device }
+    public static func locationSignificant(_ device: String) -> String { locationSignificantPrefix + device }
+    public static func visit(_ device: String) -> String { visitPrefix + device }
+    public static func motion(_ device: String) -> String { motionPrefix + device }
+    public static func control(_ device: String) -> String { controlPrefix + device }
+    public static func regionState(_ owner: String) -> String { regionStatePrefix + owner }
+    public static func regionEvent(_ owner: String) -> String { regionEventPrefix + owner }
+    public static func authStatus(_ client: String) -> String { authStatusPrefix + client }
+    public static func notify(_ sink: String) -> String { notifyPrefix + sink }
+    public static func health(_ service: String) -> String { healthPrefix + service }
+    public static func error(_ service: String) -> String { errorPrefix + service }
+
+    // MARK: - Parsing
+
+    /// The id after `prefix` (`"location.raw.x"`, `"location.raw."` → `"x"`), or nil when
+    /// the topic does not start with the prefix or what follows is not a valid id.
+    public static func suffix(of topic: String, after prefix: String) -> String? {
+        guard topic.utf8.starts(with: prefix.utf8) else { return nil }
+        let rest = String(topic.utf8.dropFirst(prefix.utf8.count))!
+        return isValidID(rest) ? rest : nil
+    }
+
+    /// Whether `id` may name a device, owner, client, sink or service: non-empty, at most
+    /// 200 UTF-8 bytes, no whitespace and no control characters (it must survive the text
+    /// form, which splits on a space, and a shell).
+    public static func isValidID(_ id: String) -> Bool {
+        guard !id.isEmpty, id.utf8.count <= maximumIDBytes else { return false }
+        for scalar in id.unicodeScalars {
+            if scalar.value < 0x21 || (0x7F...0x9F).contains(scalar.value) || scalar.properties.isWhitespace {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Whether `topic` can be published: non-empty, at most 1 KiB, no whitespace or control characters.
+    public static func isValidTopic(_ topic: String) -> Bool {
+        guard !topic.isEmpty, topic.utf8.count <= 1024 else { return false }
+        return !topic.unicodeScalars.contains { $0.value < 0x21 || (0x7F...0x9F).contains($0.value) || $0.properties.isWhitespace }
+    }
+}
