@@ -1,7 +1,7 @@
 /// A byte-level JSON writer: compact output, keys in the order written, strings escaped
 /// per RFC 8259 (quote, backslash and every control character), numbers in the shortest
 /// form that reads back to the same Double, integers without ".0".
-struct JSONWriter {
+struct JSONWriter: TextOutputStream {
     private(set) var bytes: [UInt8]
     /// Whether the next value or key needs a separating comma.
     private var needsComma = false
@@ -73,7 +73,8 @@ struct JSONWriter {
         if number.magnitude < 1e15, let integer = exactInteger(number) {
             appendInteger(integer)
         } else {
-            bytes.append(contentsOf: number.description.utf8)
+            // Double's shortest round-trip text, streamed without building a String.
+            number.write(to: &self)
         }
     }
 
@@ -150,6 +151,16 @@ struct JSONWriter {
     }
 
     // MARK: - Bytes
+
+    /// `TextOutputStream`, so numbers can print themselves straight into the buffer.
+    mutating func write(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
+    }
+
+    /// The standard library's ASCII fast path for numbers (avoids a String per Double).
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: buffer)
+    }
 
     private mutating func appendLiteral(_ literal: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
