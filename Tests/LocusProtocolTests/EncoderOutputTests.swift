@@ -26,6 +26,20 @@ final class EncoderOutputTests: XCTestCase {
             #"{"v":1,"type":"location","id":"m-1","t":1715000000,"src":"p","seq":4,"device":"d","source":"gps","lat":47,"lon":8.5,"hacc":5,"sats":9}"#)
     }
 
+    func testNumbersAreWrittenInShortPlainDecimals() throws {
+        let expected: [(Double, String)] = [
+            (0.5, "0.5"), (-0.25, "-0.25"), (0.001, "0.001"), (37.4219983, "37.4219983"), (123456.789, "123456.789"),
+            (4.8, "4.8"), (-122.084, "-122.084"), (0.1 + 0.2, "0.30000000000000004"), (1e-7, "1e-07"), (2.5e20, "2.5e+20"),
+            (-7, "-7"), (1_715_000_000, "1715000000"),
+        ]
+        for (number, text) in expected {
+            let health = Message(body: .health(Health(service: "s", state: .ok, uptime: number)), id: "i", t: 0, src: "s")
+            let encoded = String(decoding: MessageCodec.encode(health), as: UTF8.self)
+            XCTAssertTrue(encoded.contains("\"uptime\":\(text)}") || encoded.contains("\"uptime\":\(text),"), "\(number) → \(encoded)")
+            if number >= 0 { XCTAssertEqual(try MessageCodec.decode(encoded), health) }
+        }
+    }
+
     func testFoundationReadsEveryEncodedMessage() throws {
         for body in Samples.fullBodies + Samples.minimalBodies {
             let message = Samples.message(body)
