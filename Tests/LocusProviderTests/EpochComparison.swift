@@ -16,9 +16,18 @@ struct EpochComparison {
     var extra = 0
     var sameDate = 0
 
-    init(golden: [TimedPosition], candidate: [TimedPosition], exactDegrees: Double = 1e-7) {
+    /// `goldenUntimed`: fixes gpsd reported without a time (it knew no date yet). A
+    /// candidate fix at exactly such a position is one gpsd had too, so it is not
+    /// counted as extra; there is no time to match it on.
+    init(golden: [TimedPosition], candidate: [TimedPosition], goldenUntimed: [TimedPosition] = [],
+         exactDegrees: Double = 1e-7) {
         let goldenByTime = Dictionary(grouping: golden, by: \.timeOfDayMillis)
-        let candidateByTime = Dictionary(grouping: candidate, by: \.timeOfDayMillis)
+        let comparable = candidate.filter { c in
+            goldenByTime[c.timeOfDayMillis] != nil || !goldenUntimed.contains {
+                abs($0.lat - c.lat) <= exactDegrees && abs($0.lon - c.lon) <= exactDegrees
+            }
+        }
+        let candidateByTime = Dictionary(grouping: comparable, by: \.timeOfDayMillis)
         goldenEpochs = goldenByTime.count
         candidateFixes = candidateByTime.count
         extra = candidateByTime.keys.filter { goldenByTime[$0] == nil }.count

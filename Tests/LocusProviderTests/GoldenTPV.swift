@@ -14,6 +14,22 @@ struct TimedPosition {
 /// TPVs without `time` cannot be assigned to an epoch and are skipped (gpsd omits the
 /// time when it knows no date, e.g. a log of GLL sentences only).
 enum GoldenTPV {
+    /// Positions of TPVs with mode ≥ 2 but no time: gpsd reports these before it
+    /// knows a date (e.g. at GGA, before the cycle's RMC brings the date).
+    static func untimedPositions(inJSONLines text: String) -> [TimedPosition] {
+        var result: [TimedPosition] = []
+        for line in text.split(whereSeparator: \.isNewline) where line.contains("\"TPV\"") && !line.contains("\"time\"") {
+            guard let data = line.data(using: .utf8),
+                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let mode = object["mode"] as? Int, mode >= 2,
+                  let lat = (object["lat"] as? NSNumber)?.doubleValue,
+                  let lon = (object["lon"] as? NSNumber)?.doubleValue
+            else { continue }
+            result.append(TimedPosition(timeOfDayMillis: -1, date: nil, lat: lat, lon: lon))
+        }
+        return result
+    }
+
     static func positions(inJSONLines text: String) -> [TimedPosition] {
         var result: [TimedPosition] = []
         for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("{") && line.contains("\"TPV\"") {

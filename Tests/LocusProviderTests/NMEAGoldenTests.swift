@@ -20,9 +20,13 @@ final class NMEAGoldenTests: XCTestCase {
         var worseThanGpsdecode: [String] = []
 
         for log in logs {
-            let golden = GoldenTPV.positions(inJSONLines: try String(contentsOf: log.appendingPathExtension("chk"), encoding: .utf8))
-            let ours = EpochComparison(golden: golden, candidate: NMEALogFixtures.timedPositions(NMEALogFixtures.decode(try Data(contentsOf: log)).fixes))
-            let theirs = EpochComparison(golden: golden, candidate: GoldenTPV.positions(inJSONLines: try NMEALogFixtures.runGpsdecode(gpsdecode, on: log)))
+            let chk = try String(contentsOf: log.appendingPathExtension("chk"), encoding: .utf8)
+            let golden = GoldenTPV.positions(inJSONLines: chk)
+            let untimed = GoldenTPV.untimedPositions(inJSONLines: chk)
+            let ourFixes = NMEALogFixtures.timedPositions(NMEALogFixtures.decode(try Data(contentsOf: log)).fixes)
+            let ours = EpochComparison(golden: golden, candidate: ourFixes, goldenUntimed: untimed)
+            let theirFixes = GoldenTPV.positions(inJSONLines: try NMEALogFixtures.runGpsdecode(gpsdecode, on: log))
+            let theirs = EpochComparison(golden: golden, candidate: theirFixes, goldenUntimed: untimed)
             oursTotal = oursTotal + ours
             theirsTotal = theirsTotal + theirs
             report += row(log.lastPathComponent, ours, theirs)
@@ -47,5 +51,17 @@ final class NMEAGoldenTests: XCTestCase {
         func f(_ value: Double) -> String { String(format: "%.1f", value) }
         return "| \(name) | \(ours.goldenEpochs) | \(f(ours.matchedPercent)) | \(f(ours.exactPercent)) | \(f(ours.within3mPercent)) | \(f(ours.extraPercent)) | "
             + "\(f(theirs.matchedPercent)) | \(f(theirs.exactPercent)) | \(f(theirs.within3mPercent)) | \(f(theirs.extraPercent)) |\n"
+    }
+}
+
+extension NMEAGoldenTests {
+    /// Set NMEA_DEBUG_LOG=name.log to list one log's epochs side by side.
+    func testDebugOneLog() throws {
+        guard let name = ProcessInfo.processInfo.environment["NMEA_DEBUG_LOG"] else { return }
+        let log = NMEALogFixtures.directory.appendingPathComponent(name)
+        let golden = GoldenTPV.positions(inJSONLines: try String(contentsOf: log.appendingPathExtension("chk"), encoding: .utf8))
+        let ours = NMEALogFixtures.timedPositions(NMEALogFixtures.decode(try Data(contentsOf: log)).fixes)
+        let g = Set(golden.map(\.timeOfDayMillis)), o = Set(ours.map(\.timeOfDayMillis))
+        for t in g.union(o).sorted() { print(t, g.contains(t) ? "gpsd" : "----", o.contains(t) ? "ours" : "----") }
     }
 }

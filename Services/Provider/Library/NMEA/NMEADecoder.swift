@@ -92,7 +92,9 @@ public struct NMEADecoder: Sendable {
         return fixes
     }
 
-    /// Ends the stream: reports the last epoch, which no later time stamp will close.
+    /// Ends the stream: reports the last epoch, which no later time stamp will close,
+    /// unless a cycle end was learned and never arrived: that epoch is incomplete
+    /// (the log stopped mid-cycle) and gpsd does not report it either.
     public mutating func finish() -> [NMEAFix] {
         var fixes: [NMEAFix] = []
         if !discardingOverlongLine, !pending.isEmpty {
@@ -101,6 +103,7 @@ public struct NMEADecoder: Sendable {
             line.withUnsafeBufferPointer { process(line: $0, into: &fixes) }
         }
         discardingOverlongLine = false
+        if enderKind != nil { current = nil }
         closeCurrent(into: &fixes)
         return fixes
     }

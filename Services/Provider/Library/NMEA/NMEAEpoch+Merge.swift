@@ -45,7 +45,8 @@ extension NMEAEpoch {
 
     private mutating func mergeGGA(_ s: NMEASentence) -> String? {
         let quality = s.int(5) ?? 0
-        guard quality != 0 else { sawNoFix = true; return nil }
+        // Quality 0, or a "fix" from zero satellites (seen on Hemisphere receivers), is no fix.
+        guard quality != 0, s.int(6) != 0 else { sawNoFix = true; return nil }
         guard readPosition(s, at: 1) else {
             sawNoFix = true
             return s.isBlank(1) ? nil : "GGA position"
@@ -59,12 +60,13 @@ extension NMEAEpoch {
     }
 
     private mutating func mergeRMC(_ s: NMEASentence, logDate: NMEACivilDate?) -> String? {
+        // Status V, or FAA mode N (NMEA 2.3+), means no fix whatever the fields say;
+        // the date of such a sentence comes from an unset clock as often as not.
+        guard s.letter(1) == 0x41, s.letter(11) != 0x4E else { sawNoFix = true; return nil }
         if let d = s.int(8), d > 0 {
             let day = d / 10000, month = d / 100 % 100, yy = d % 100
             date = NMEACivilDate(year: NMEACivilDate.fullYear(twoDigit: yy, near: logDate), month: month, day: day)
         }
-        // Status V, or FAA mode N (NMEA 2.3+), means no fix whatever the fields say.
-        guard s.letter(1) == 0x41, s.letter(11) != 0x4E else { sawNoFix = true; return nil }
         guard readPosition(s, at: 2) else {
             sawNoFix = true
             return "RMC position"
@@ -89,7 +91,7 @@ extension NMEAEpoch {
         // Mode indicator: one letter per constellation; all N means no fix.
         let r = s.fieldCount > 5 ? s.range(5) : 0..<0
         let anyFix = r.contains { s.body[$0] != 0x4E }
-        guard anyFix else { sawNoFix = true; return nil }
+        guard anyFix, s.int(6) != 0 else { sawNoFix = true; return nil }
         guard readPosition(s, at: 1) else {
             sawNoFix = true
             return s.isBlank(1) ? nil : "GNS position"
