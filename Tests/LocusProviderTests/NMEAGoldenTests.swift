@@ -64,14 +64,3 @@ final class NMEAGoldenTests: XCTestCase {
     }
 }
 
-extension NMEAGoldenTests {
-    /// Set NMEA_DEBUG_LOG=name.log to list one log's epochs side by side.
-    func testDebugOneLog() throws {
-        guard let name = ProcessInfo.processInfo.environment["NMEA_DEBUG_LOG"] else { return }
-        let log = NMEALogFixtures.directory.appendingPathComponent(name)
-        let golden = GoldenTPV.positions(inJSONLines: try String(contentsOf: log.appendingPathExtension("chk"), encoding: .utf8))
-        let ours = NMEALogFixtures.timedPositions(NMEALogFixtures.decode(try Data(contentsOf: log)).fixes)
-        let g = Set(golden.map(\.timeOfDayMillis)), o = Set(ours.map(\.timeOfDayMillis))
-        for t in g.union(o).sorted() { print(t, g.contains(t) ? "gpsd" : "----", o.contains(t) ? "ours" : "----") }
-    }
-}
