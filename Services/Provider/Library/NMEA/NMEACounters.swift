@@ -23,6 +23,9 @@ public struct NMEACounters: Sendable, Equatable {
     public var noFix = 0
     /// Positions rejected: null island, out of range, time going backwards.
     public var rejected = 0
+    /// Epochs dropped because the learned cycle-end sentence arrived with a newer
+    /// time stamp (the receiver split one cycle over two stamps).
+    public var incompleteCycles = 0
     /// Fixes produced.
     public var fixes = 0
 

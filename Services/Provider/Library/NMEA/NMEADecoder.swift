@@ -6,7 +6,9 @@
 /// cycle (the last one before the time stamp changes, seen twice in a row) and then
 /// reports as soon as that sentence arrives instead of waiting a whole cycle. If a
 /// sentence with the reported time stamp turns up after that, the guess is dropped
-/// and the late data is not reported twice.
+/// and the late data is not reported twice. Once the cycle end is known, an epoch
+/// that is closed by the cycle-end sentence carrying a newer stamp is dropped
+/// (counted in `incompleteCycles`), as gpsd does.
 ///
 /// Dates come from RMC or ZDA; a `# Date:` comment (gpsd's log convention) or the
 /// `logDate` argument picks the century of two-digit RMC years. Until a date is
@@ -147,6 +149,14 @@ public struct NMEADecoder: Sendable {
         if let stamp {
             if let epochStamp = current?.timeOfDayMillis, epochStamp != stamp {
                 learnCycleEnd(from: current?.lastKind)
+                if let ender = enderKind, sentence.kind == ender, let kinds = current?.kindsSeen,
+                   kinds & ender.bit == 0, current?.alreadyReported == false {
+                    // The cycle-end sentence arrived with a new stamp before this epoch
+                    // saw it: some receivers (Garmin GPS 48) stamp the sentence ending a
+                    // cycle with the next second, and gpsd reports only the later stamp.
+                    counters.incompleteCycles += 1
+                    current?.alreadyReported = true
+                }
                 closeCurrent(into: &fixes)
             }
             if current?.timeOfDayMillis == nil, stamp == lastReportedMillis {

@@ -20,6 +20,7 @@ extension NMEAEpoch {
     mutating func merge(_ s: NMEASentence, logDate: NMEACivilDate?) -> String? {
         sentenceCount += 1
         lastKind = s.kind
+        kindsSeen |= s.kind.bit
         switch s.kind {
         case .gga: return mergeGGA(s)
         case .rmc: return mergeRMC(s, logDate: logDate)

@@ -33,6 +33,8 @@ struct NMEAEpoch {
     var lastKind: NMEASentenceKind?
     /// This epoch's time was already reported (a sentence arrived after the learned cycle end).
     var alreadyReported = false
+    /// Kinds merged so far (`NMEASentenceKind.bit`).
+    var kindsSeen: UInt16 = 0
     /// Number of sentences merged.
     var sentenceCount = 0
 

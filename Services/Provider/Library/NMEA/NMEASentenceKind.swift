@@ -3,6 +3,22 @@ public enum NMEASentenceKind: String, Sendable, CaseIterable {
     case gga = "GGA", rmc = "RMC", gsa = "GSA", gsv = "GSV", gst = "GST"
     case gbs = "GBS", vtg = "VTG", gll = "GLL", gns = "GNS", zda = "ZDA"
 
+    /// One bit per kind, for remembering which kinds an epoch contained.
+    var bit: UInt16 {
+        switch self {
+        case .gga: 1 << 0
+        case .rmc: 1 << 1
+        case .gsa: 1 << 2
+        case .gsv: 1 << 3
+        case .gst: 1 << 4
+        case .gbs: 1 << 5
+        case .vtg: 1 << 6
+        case .gll: 1 << 7
+        case .gns: 1 << 8
+        case .zda: 1 << 9
+        }
+    }
+
     /// Looks a kind up from the three formatter letters without building a String.
     static func from(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> NMEASentenceKind? {
         switch (a, b, c) {
