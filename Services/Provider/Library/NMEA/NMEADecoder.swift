@@ -94,9 +94,10 @@ public struct NMEADecoder: Sendable {
         return fixes
     }
 
-    /// Ends the stream: reports the last epoch, which no later time stamp will close,
-    /// unless a cycle end was learned and never arrived: that epoch is incomplete
-    /// (the log stopped mid-cycle) and gpsd does not report it either.
+    /// Ends the stream: reports the last epoch, which no later time stamp will close.
+    /// If a cycle end was learned and never arrived, the epoch was cut off; it is
+    /// reported only when it holds a complete GGA/GNS fix (as gpsd does), not when it
+    /// is a lone RMC or GLL that merely opened the next cycle.
     public mutating func finish() -> [NMEAFix] {
         var fixes: [NMEAFix] = []
         if !discardingOverlongLine, !pending.isEmpty {
@@ -105,7 +106,7 @@ public struct NMEADecoder: Sendable {
             line.withUnsafeBufferPointer { process(line: $0, into: &fixes) }
         }
         discardingOverlongLine = false
-        if enderKind != nil { current = nil }
+        if enderKind != nil, current?.hasCompleteFix != true { current = nil }
         closeCurrent(into: &fixes)
         return fixes
     }

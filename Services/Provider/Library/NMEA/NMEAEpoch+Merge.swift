@@ -53,6 +53,7 @@ extension NMEAEpoch {
             return s.isBlank(1) ? nil : "GGA position"
         }
         self.quality = quality
+        hasCompleteFix = hasPosition
         if let count = s.int(6) { sats = count }
         if let value = s.double(7) { hdop = value }
         if let value = s.double(8) { altMSL = value }
@@ -97,6 +98,7 @@ extension NMEAEpoch {
             sawNoFix = true
             return s.isBlank(1) ? nil : "GNS position"
         }
+        hasCompleteFix = hasPosition
         if let count = s.int(6) { sats = count }
         if let value = s.double(7) { hdop = value }
         if let value = s.double(8) { altMSL = value }

@@ -38,6 +38,9 @@ struct NMEAEpoch {
     /// Number of sentences merged.
     var sentenceCount = 0
 
+    /// A GGA or GNS (a complete fix: position, quality, altitude) was merged.
+    var hasCompleteFix = false
+
     var hasPosition: Bool { lat != nil && lon != nil }
 
     /// Records a position after the range and null-island checks.
