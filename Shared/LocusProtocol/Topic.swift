@@ -56,6 +56,15 @@ public enum Topic {
     /// form, which splits on a space, and a shell).
     public static func isValidID(_ id: String) -> Bool {
         guard !id.isEmpty, id.utf8.count <= maximumIDBytes else { return false }
+        var asciiOnly = true
+        for byte in id.utf8 {
+            if byte >= 0x80 {
+                asciiOnly = false
+                break
+            }
+            if byte < 0x21 || byte == 0x7F { return false }
+        }
+        if asciiOnly { return true }
         for scalar in id.unicodeScalars {
             if scalar.value < 0x21 || (0x7F...0x9F).contains(scalar.value) || scalar.properties.isWhitespace {
                 return false

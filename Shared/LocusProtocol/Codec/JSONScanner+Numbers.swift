@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Number reading: the JSON number grammar checked byte by byte, converted with Clinger's
 /// exact fast path (mantissa ≤ 2^53, |power of ten| ≤ 22) and the standard library's
 /// correctly rounded parser otherwise. Overflow to infinity is rejected as `.notFinite`.
@@ -63,11 +67,32 @@ extension JSONScanner {
             }
             return negative ? -value : value
         }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else {
+        let value = JSONScanner.correctlyRounded(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        guard value.isFinite else {
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             throw ProtocolError(code: .notFinite, message: "number \(text) does not fit a 64-bit float")
         }
         return value
+    }
+
+    /// Converts a checked JSON number token with correct rounding: C `strtod` on a
+    /// NUL-terminated stack copy (no heap allocation). Should a process locale make
+    /// `strtod` stop early (a decimal comma), the standard library's locale-free parser
+    /// takes over.
+    static func correctlyRounded(_ token: UnsafeRawBufferPointer) -> Double {
+        #if canImport(Glibc)
+        if token.count < 64 {
+            let converted: Double? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+                for offset in 0..<token.count { buffer[offset] = CChar(bitPattern: token[offset]) }
+                buffer[token.count] = 0
+                var end: UnsafeMutablePointer<CChar>?
+                let value = strtod(buffer.baseAddress!, &end)
+                return end == buffer.baseAddress! + token.count ? value : nil
+            }
+            if let converted { return converted }
+        }
+        #endif
+        return Double(String(decoding: token, as: UTF8.self)) ?? .nan
     }
 
     @inline(__always)
@@ -89,6 +114,7 @@ extension JSONScanner {
 /// The integer a JSON number stands for, when it is one exactly (so `3` and `3.0` are, `3.5` is not).
 @inline(__always)
 func exactInteger(_ value: Double) -> Int? {
-    guard value.magnitude <= 9_007_199_254_740_992, value.rounded(.towardZero) == value else { return nil }
-    return Int(value)
+    guard value.magnitude <= 9_007_199_254_740_992 else { return nil }
+    let integer = Int(value)
+    return Double(integer) == value ? integer : nil
 }

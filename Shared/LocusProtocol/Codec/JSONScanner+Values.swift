@@ -45,7 +45,12 @@ extension JSONScanner {
         if try beginObject() { return members }
         repeat {
             let key = try readKey()
-            members[key] = try readValue()
+            do {
+                members[key] = try readValue()
+            } catch where error.code == .notFinite {
+                // Name the member holding the number, innermost last ("location.lat").
+                throw ProtocolError(code: .notFinite, field: error.field.map { key + "." + $0 } ?? key, message: error.message)
+            }
         } while try nextMember()
         return members
     }

@@ -71,6 +71,40 @@ struct JSONScanner {
         return key
     }
 
+    /// Reads a member name without building a String: its byte range, cursor left before
+    /// the value. Nil when the name has escapes (the caller then takes the general path).
+    mutating func readRawKey() throws(ProtocolError) -> Range<Int>? {
+        skipWhitespace()
+        guard peek() == .quote else { throw syntaxError("expected a member name in quotes\(foundDescription)") }
+        index += 1
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == .quote {
+                let range = start..<index
+                index += 1
+                try expect(.colon, "':' after a member name")
+                return range
+            }
+            if byte == .backslash || byte < 0x20 || byte >= 0x80 { return nil }
+            index += 1
+        }
+        throw syntaxError("unterminated string")
+    }
+
+    /// Whether the bytes in `range` spell `literal`.
+    @inline(__always)
+    func bytes(in range: Range<Int>, equal literal: StaticString) -> Bool {
+        guard range.count == literal.utf8CodeUnitCount else { return false }
+        let pointer = literal.utf8Start
+        var offset = 0
+        for position in range {
+            if bytes[position] != pointer[offset] { return false }
+            offset += 1
+        }
+        return true
+    }
+
     /// After a member value: consumes `,` (returns true, another member follows) or `}` (returns false).
     mutating func nextMember() throws(ProtocolError) -> Bool {
         skipWhitespace()

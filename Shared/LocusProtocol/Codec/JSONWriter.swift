@@ -1,7 +1,7 @@
 /// A byte-level JSON writer: compact output, keys in the order written, strings escaped
 /// per RFC 8259 (quote, backslash and every control character), numbers in the shortest
 /// form that reads back to the same Double, integers without ".0".
-struct JSONWriter {
+struct JSONWriter: TextOutputStream {
     private(set) var bytes: [UInt8]
     /// Whether the next value or key needs a separating comma.
     private var needsComma = false
@@ -72,8 +72,9 @@ struct JSONWriter {
         }
         if number.magnitude < 1e15, let integer = exactInteger(number) {
             appendInteger(integer)
-        } else {
-            bytes.append(contentsOf: number.description.utf8)
+        } else if !appendShortDecimal(number) {
+            // Double's shortest round-trip text, streamed without building a String.
+            number.write(to: &self)
         }
     }
 
@@ -151,6 +152,16 @@ struct JSONWriter {
 
     // MARK: - Bytes
 
+    /// `TextOutputStream`, so numbers can print themselves straight into the buffer.
+    mutating func write(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
+    }
+
+    /// The standard library's ASCII fast path for numbers (avoids a String per Double).
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: buffer)
+    }
+
     private mutating func appendLiteral(_ literal: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
@@ -177,9 +188,56 @@ struct JSONWriter {
         }
     }
 
+    /// Writes `number` as `digits.fraction` when a decimal with at most 15 significant
+    /// digits reads back to exactly `number` — the common case for coordinates and
+    /// accuracies. The check divides an exact integer by an exact power of ten, which
+    /// IEEE 754 rounds correctly (Clinger), so the text is as exact as the shortest form.
+    /// Returns false (nothing written) otherwise.
+    private mutating func appendShortDecimal(_ number: Double) -> Bool {
+        let magnitude = number.magnitude
+        guard magnitude >= 1e-6, magnitude < 1e15 else { return false }
+        var scale = 1.0
+        for fractionDigits in 1...15 {
+            scale *= 10
+            let scaled = magnitude * scale
+            guard scaled < 1e15 else { return false }
+            let candidate = UInt64(scaled + 0.5)
+            guard Double(candidate) / scale == magnitude else { continue }
+            if number < 0 { bytes.append(.minus) }
+            appendFixedPoint(candidate, fractionDigits: fractionDigits)
+            return true
+        }
+        return false
+    }
+
+    /// Writes `value / 10^fractionDigits` in plain decimal notation, trailing zeros removed.
+    private mutating func appendFixedPoint(_ value: UInt64, fractionDigits: Int) {
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var remaining = value
+            var count = 0
+            while remaining > 0 || count <= fractionDigits {
+                scratch[count] = .zero + UInt8(remaining % 10)
+                remaining /= 10
+                count += 1
+            }
+            var lowest = 0
+            while lowest < fractionDigits - 1 && scratch[lowest] == .zero { lowest += 1 }
+            while count > lowest {
+                count -= 1
+                bytes.append(scratch[count])
+                if count == fractionDigits && count > lowest { bytes.append(UInt8(ascii: ".")) }
+            }
+        }
+    }
+
     private mutating func appendEscaped(_ text: String) {
         bytes.append(.quote)
         let handled: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            if !utf8.contains(where: { $0 < 0x20 || $0 == .quote || $0 == .backslash }) {
+                bytes.append(contentsOf: utf8)
+                return
+            }
             for byte in utf8 { appendEscaped(byte) }
         }
         if handled == nil {

@@ -20,38 +20,38 @@ enum LocationFastPath {
         do {
             guard try !scanner.beginObject() else { return nil }
             repeat {
-                let key = try scanner.readKey()
-                switch key {
-                case "v": version = exactInteger(try scanner.readNumber())
-                case "type":
+                guard let range = try scanner.readRawKey() else { return nil }
+                switch LocationKey(range, in: scanner) {
+                case .v: version = exactInteger(try scanner.readNumber())
+                case .type:
                     let word = try scanner.readString()
                     guard word == MessageType.location else { return nil }
                     type = word
-                case "id": id = try scanner.readString()
-                case "t": time = try scanner.readNumber()
-                case "src": src = try scanner.readString()
-                case "seq":
+                case .id: id = try scanner.readString()
+                case .t: time = try scanner.readNumber()
+                case .src: src = try scanner.readString()
+                case .seq:
                     guard let integer = exactInteger(try scanner.readNumber()) else { return nil }
                     seq = integer
-                case "device": device = try scanner.readString()
-                case "source": source = try scanner.readString()
-                case "lat": lat = try scanner.readNumber()
-                case "lon": lon = try scanner.readNumber()
-                case "hacc": hacc = try scanner.readNumber()
-                case "alt": location.alt = try scanner.readNumber()
-                case "vacc": location.vacc = try scanner.readNumber()
-                case "speed": location.speed = try scanner.readNumber()
-                case "speedAcc": location.speedAcc = try scanner.readNumber()
-                case "course": location.course = try scanner.readNumber()
-                case "courseAcc": location.courseAcc = try scanner.readNumber()
-                case "mode": location.mode = try scanner.readString()
-                case "sats":
+                case .device: device = try scanner.readString()
+                case .source: source = try scanner.readString()
+                case .lat: lat = try scanner.readNumber()
+                case .lon: lon = try scanner.readNumber()
+                case .hacc: hacc = try scanner.readNumber()
+                case .alt: location.alt = try scanner.readNumber()
+                case .vacc: location.vacc = try scanner.readNumber()
+                case .speed: location.speed = try scanner.readNumber()
+                case .speedAcc: location.speedAcc = try scanner.readNumber()
+                case .course: location.course = try scanner.readNumber()
+                case .courseAcc: location.courseAcc = try scanner.readNumber()
+                case .mode: location.mode = try scanner.readString()
+                case .sats:
                     guard let integer = exactInteger(try scanner.readNumber()) else { return nil }
                     location.sats = integer
-                case "hdop": location.hdop = try scanner.readNumber()
-                case "tier": location.tier = try scanner.readString()
-                case "age": location.age = try scanner.readNumber()
-                default: try scanner.skipValue()
+                case .hdop: location.hdop = try scanner.readNumber()
+                case .tier: location.tier = try scanner.readString()
+                case .age: location.age = try scanner.readNumber()
+                case .unknown: try scanner.skipValue()
                 }
             } while try scanner.nextMember()
             try scanner.expectEnd()
@@ -67,5 +67,37 @@ enum LocationFastPath {
         location.lon = lon
         location.hacc = hacc
         return Message(envelope: Envelope(type: type, id: id, t: time, src: src, seq: seq), body: .location(location))
+    }
+}
+
+/// The member names the fast path knows, recognised from their bytes by length first.
+private enum LocationKey {
+    case v, type, id, t, src, seq, device, source, lat, lon, hacc, alt, vacc, speed, speedAcc
+    case course, courseAcc, mode, sats, hdop, tier, age, unknown
+
+    @inline(__always)
+    init(_ range: Range<Int>, in scanner: JSONScanner) {
+        func its(_ literal: StaticString) -> Bool { scanner.bytes(in: range, equal: literal) }
+        switch range.count {
+        case 1:
+            let byte = scanner.bytes[range.lowerBound]
+            self = byte == UInt8(ascii: "v") ? .v : byte == UInt8(ascii: "t") ? .t : .unknown
+        case 2: self = its("id") ? .id : .unknown
+        case 3:
+            if its("lat") { self = .lat } else if its("lon") { self = .lon } else if its("src") { self = .src }
+            else if its("seq") { self = .seq } else if its("alt") { self = .alt } else if its("age") { self = .age }
+            else { self = .unknown }
+        case 4:
+            if its("type") { self = .type } else if its("hacc") { self = .hacc } else if its("vacc") { self = .vacc }
+            else if its("mode") { self = .mode } else if its("sats") { self = .sats } else if its("hdop") { self = .hdop }
+            else if its("tier") { self = .tier } else { self = .unknown }
+        case 5: self = its("speed") ? .speed : .unknown
+        case 6:
+            if its("device") { self = .device } else if its("source") { self = .source }
+            else if its("course") { self = .course } else { self = .unknown }
+        case 8: self = its("speedAcc") ? .speedAcc : .unknown
+        case 9: self = its("courseAcc") ? .courseAcc : .unknown
+        default: self = .unknown
+        }
     }
 }

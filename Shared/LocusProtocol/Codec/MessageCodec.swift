@@ -52,8 +52,12 @@ public enum MessageCodec {
             try scanner.expectEnd()
             throw ProtocolError(code: .notAnObject, message: "the body must be a JSON object, got \(value.kindDescription)")
         }
-        let members = try scanner.readObjectMembers()
-        try scanner.expectEnd()
-        return members
+        do {
+            let members = try scanner.readObjectMembers()
+            try scanner.expectEnd()
+            return members
+        } catch where error.code == .notFinite && error.field != nil {
+            throw ProtocolError(code: .notFinite, field: error.field, message: "\(error.field!): \(error.message)")
+        }
     }
 }

@@ -1,0 +1,244 @@
+/// Turns a stream of NMEA 0183 lines or bytes into one fix per reporting epoch.
+///
+/// An epoch is the run of sentences carrying one receiver time stamp, plus the
+/// untimed ones (GSA, GSV, VTG) among them. It ends when a sentence with a new time
+/// stamp arrives; like gpsd, the decoder also learns which sentence kind ends each
+/// cycle (the last one before the time stamp changes, seen twice in a row) and then
+/// reports as soon as that sentence arrives instead of waiting a whole cycle. If a
+/// sentence with the reported time stamp turns up after that, the guess is dropped
+/// and the late data is not reported twice. Once the cycle end is known, an epoch
+/// that is closed by the cycle-end sentence carrying a newer stamp is dropped
+/// (counted in `incompleteCycles`), as gpsd does.
+///
+/// Dates come from RMC or ZDA; a `# Date:` comment (gpsd's log convention) or the
+/// `logDate` argument picks the century of two-digit RMC years. Until a date is
+/// known, fixes carry `timeOfDay` but `time == nil`.
+public struct NMEADecoder: Sendable {
+    public private(set) var counters = NMEACounters()
+    /// The last thing that went wrong, phrased for an `error.<service>` report.
+    public private(set) var lastProblem: String?
+    /// Whether the most recent finished epoch had a position (nil before the first).
+    public private(set) var hasFix: Bool?
+    /// Date from the log header or the caller, used for the century of RMC dates.
+    public private(set) var logDate: NMEACivilDate?
+
+    private var current: NMEAEpoch?
+    private var unixDay: Int?
+    private var dayAnchorMillis = 0
+    private var lastFix: NMEAFix?
+    private var lastReportedMillis: Int?
+    private var enderKind: NMEASentenceKind?
+    private var enderCandidate: NMEASentenceKind?
+    private var pending: [UInt8] = []
+    private var discardingOverlongLine = false
+
+    static let halfDayMillis = 43_200_000
+
+    public init(logDate: NMEACivilDate? = nil) {
+        self.logDate = logDate
+    }
+
+    // MARK: Input
+
+    /// Feeds one line (without or with its line ending). Returns fixes completed by it.
+    public mutating func feed(line: Substring) -> [NMEAFix] {
+        if line.first == "#" {
+            if let date = NMEACivilDate(logComment: line) { logDate = date }
+            return []
+        }
+        var fixes: [NMEAFix] = []
+        let handled: Void? = line.utf8.withContiguousStorageIfAvailable { buffer in
+            process(line: buffer, into: &fixes)
+        }
+        if handled == nil {
+            let bytes = Array(line.utf8)
+            bytes.withUnsafeBufferPointer { process(line: $0, into: &fixes) }
+        }
+        return fixes
+    }
+
+    /// Feeds raw bytes from a serial port, socket or file; lines may span calls.
+    /// A line longer than `NMEASentence.maximumLineBytes` is dropped (and counted)
+    /// without buffering it, so a 10 MB line costs no memory.
+    public mutating func feed(bytes: UnsafeRawBufferPointer) -> [NMEAFix] {
+        var fixes: [NMEAFix] = []
+        let all = bytes.bindMemory(to: UInt8.self)
+        var start = 0
+        var i = 0
+        let count = all.count
+        while i < count {
+            let byte = all[i]
+            if byte == 0x0A || byte == 0x0D {
+                if !discardingOverlongLine {
+                    if pending.isEmpty {
+                        if i > start { process(line: UnsafeBufferPointer(rebasing: all[start..<i]), into: &fixes) }
+                    } else {
+                        pending.append(contentsOf: UnsafeBufferPointer(rebasing: all[start..<i]))
+                        pending.withUnsafeBufferPointer { process(line: $0, into: &fixes) }
+                        pending.removeAll(keepingCapacity: true)
+                    }
+                }
+                discardingOverlongLine = false
+                start = i + 1
+            } else if !discardingOverlongLine, pending.count + (i - start) >= NMEASentence.maximumLineBytes {
+                counters.tooLong += 1
+                lastProblem = NMEAParseError.tooLong(byteCount: pending.count + i - start + 1).description
+                pending.removeAll(keepingCapacity: true)
+                discardingOverlongLine = true
+            }
+            i += 1
+        }
+        if !discardingOverlongLine, start < count {
+            pending.append(contentsOf: UnsafeBufferPointer(rebasing: all[start..<count]))
+        }
+        return fixes
+    }
+
+    /// Ends the stream: reports the last epoch, which no later time stamp will close.
+    /// If a cycle end was learned and never arrived, the epoch was cut off; it is
+    /// reported only when it holds a complete GGA/GNS fix (as gpsd does), not when it
+    /// is a lone RMC or GLL that merely opened the next cycle.
+    public mutating func finish() -> [NMEAFix] {
+        var fixes: [NMEAFix] = []
+        if !discardingOverlongLine, !pending.isEmpty {
+            let line = pending
+            pending.removeAll()
+            line.withUnsafeBufferPointer { process(line: $0, into: &fixes) }
+        }
+        discardingOverlongLine = false
+        if enderKind != nil, current?.hasCompleteFix != true { current = nil }
+        closeCurrent(into: &fixes)
+        return fixes
+    }
+
+    // MARK: Lines and sentences
+
+    private mutating func process(line: UnsafeBufferPointer<UInt8>, into fixes: inout [NMEAFix]) {
+        guard let first = line.first(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
+        if first == 0x23 {  // "#": a log comment
+            let text = String(decoding: line, as: UTF8.self)
+            if let date = NMEACivilDate(logComment: Substring(text)) { logDate = date }
+            return
+        }
+        counters.lines += 1
+        let sentence: NMEASentence
+        do {
+            sentence = try NMEASentence.parse(bytes: line)
+        } catch {
+            record(error)
+            return
+        }
+        counters.sentences += 1
+        handle(sentence, into: &fixes)
+    }
+
+    private mutating func record(_ error: NMEAParseError) {
+        switch error {
+        case .badChecksum: counters.badChecksum += 1
+        case .truncated: counters.truncated += 1
+        case .notNMEA: counters.notNMEA += 1
+        case .tooLong: counters.tooLong += 1
+        case .vendor: counters.vendor += 1; return
+        case .unsupported: counters.unsupported += 1; return
+        case .invalidField: counters.malformed += 1
+        }
+        lastProblem = error.description
+    }
+
+    private mutating func handle(_ sentence: NMEASentence, into fixes: inout [NMEAFix]) {
+        let stamp = sentence.timeOfDayMillis
+        if let stamp {
+            if let epochStamp = current?.timeOfDayMillis, epochStamp != stamp {
+                learnCycleEnd(from: current?.lastKind)
+                if let ender = enderKind, sentence.kind == ender, let kinds = current?.kindsSeen,
+                   kinds & ender.bit == 0, current?.alreadyReported == false {
+                    // The cycle-end sentence arrived with a new stamp before this epoch
+                    // saw it: some receivers (Garmin GPS 48) stamp the sentence ending a
+                    // cycle with the next second, and gpsd reports only the later stamp.
+                    counters.incompleteCycles += 1
+                    current?.alreadyReported = true
+                }
+                closeCurrent(into: &fixes)
+            }
+            if current?.timeOfDayMillis == nil, stamp == lastReportedMillis {
+                // Data for an epoch already reported: the learned cycle end was wrong.
+                enderKind = nil
+                enderCandidate = nil
+                if current == nil { current = NMEAEpoch() }
+                current?.alreadyReported = true
+            }
+        }
+        if current == nil { current = NMEAEpoch() }
+        if current?.timeOfDayMillis == nil, let stamp { current?.timeOfDayMillis = stamp }
+        if let problem = current?.merge(sentence, logDate: logDate) {
+            counters.malformed += 1
+            lastProblem = NMEAParseError.invalidField(problem).description
+        }
+        if sentence.kind == enderKind, current?.timeOfDayMillis != nil {
+            closeCurrent(into: &fixes)
+        }
+    }
+
+    /// The last sentence before a time stamp change is the cycle end when the same
+    /// kind does it twice running. Multi-sentence groups (GSV, GSA) cannot be enders:
+    /// their first part would end the cycle too early.
+    private mutating func learnCycleEnd(from kind: NMEASentenceKind?) {
+        guard let kind, kind != .gsv, kind != .gsa else { return }
+        if kind == enderCandidate { enderKind = kind }
+        enderCandidate = kind
+    }
+
+    // MARK: Epoch end
+
+    private mutating func closeCurrent(into fixes: inout [NMEAFix]) {
+        guard let epoch = current else { return }
+        current = nil
+        guard let stamp = epoch.timeOfDayMillis else { return }
+        advanceDate(epoch: epoch, stamp: stamp)
+        guard !epoch.alreadyReported else { return }
+        lastReportedMillis = stamp
+        guard let fix = epoch.fix(unixDay: unixDay) else {
+            hasFix = false
+            if let why = epoch.rejectedPosition {
+                counters.rejected += 1
+                lastProblem = "rejected: \(why)"
+            } else if epoch.sawNoFix || epoch.hasPosition == false {
+                counters.noFix += 1
+                lastProblem = "no fix"
+            }
+            return
+        }
+        if let problem = timeProblem(fix) {
+            counters.rejected += 1
+            lastProblem = "rejected: \(problem)"
+            return
+        }
+        hasFix = true
+        lastFix = fix
+        counters.fixes += 1
+        fixes.append(fix)
+    }
+
+    /// Keeps the UTC day in step: a date sentence sets it, a time of day that jumps
+    /// back by more than half a day means midnight passed.
+    private mutating func advanceDate(epoch: NMEAEpoch, stamp: Int) {
+        if let date = epoch.date {
+            unixDay = date.daysSinceEpoch
+        } else if let day = unixDay, stamp < dayAnchorMillis - Self.halfDayMillis {
+            unixDay = day + 1
+        }
+        dayAnchorMillis = stamp
+    }
+
+    /// Fix times must move forward; a receiver replaying old data or a log spliced
+    /// out of order would otherwise move the device back in time.
+    private func timeProblem(_ fix: NMEAFix) -> String? {
+        guard let last = lastFix else { return nil }
+        if let now = fix.time, let before = last.time {
+            return now > before ? nil : "time went backwards from \(before) to \(now)"
+        }
+        let delta = fix.timeOfDay - last.timeOfDay
+        if delta > 0 || delta < -Double(Self.halfDayMillis) / 1000 { return nil }
+        return "time of day went backwards from \(last.timeOfDay) to \(fix.timeOfDay)"
+    }
+}

@@ -1,3 +1,0 @@
-import XCTest
-@testable import LocusProtocol
-final class LocusProtocolPlaceholderTests: XCTestCase { func testBuilds() {} }

@@ -1,3 +1,0 @@
-import XCTest
-@testable import LocusProvider
-final class LocusProviderPlaceholderTests: XCTestCase { func testBuilds() {} }
