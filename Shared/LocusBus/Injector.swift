@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 public import LocusProtocol
 
 /// How threads other than the runtime's (a serial reader, a file replayer, a gpsd client)
@@ -19,18 +18,16 @@ public final class Injector: @unchecked Sendable {
 
     private let lock = NSLock()
     private var items: [Item] = []
-    let eventFD: Int32
+    let wakeup = Wakeup()
+    var eventFD: Int32 { wakeup.readFD }
     /// A producer waits while this many items are queued, so a fast file replay cannot outrun the bus.
     public let capacity: Int
     private let space = DispatchSemaphore(value: 0)
     private var waiting = 0
 
     init(capacity: Int = 10_000) {
-        eventFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         self.capacity = capacity
     }
-
-    deinit { close(eventFD) }
 
     /// Queues an item and wakes the runtime; blocks while the queue is full.
     public func send(_ item: Item) {
@@ -43,8 +40,7 @@ public final class Injector: @unchecked Sendable {
         }
         items.append(item)
         lock.unlock()
-        var one: UInt64 = 1
-        _ = write(eventFD, &one, 8)
+        wakeup.signal()
     }
 
     public func publish(_ outbound: Outbound) { send(.publish(outbound)) }
@@ -52,8 +48,7 @@ public final class Injector: @unchecked Sendable {
 
     /// Takes everything queued (runtime thread only).
     func drain() -> [Item] {
-        var counter: UInt64 = 0
-        _ = read(eventFD, &counter, 8)
+        wakeup.clear()
         lock.lock()
         let taken = items
         items.removeAll(keepingCapacity: true)

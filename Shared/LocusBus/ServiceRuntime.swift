@@ -1,7 +1,6 @@
 import CZeroMQ
 import Foundation
-import Glibc
-public import LocusProtocol
+import LocusProtocol
 
 /// Runs a `ServiceLogic` on one thread that owns every socket: on the bus (subscribe,
 /// publish, health every few seconds, ticks) or as a `--stdio` filter (text form in and
@@ -13,7 +12,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     private var throttled: ThrottledLog
     private var injectors: [Injector] = []
     private var finishedSources = 0
-    private let stopFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+    private let stopRequest = Wakeup()
     private var counters = Counters()
     private var recent = RecentIDs()
     private var sequences = SequenceTracker()
@@ -29,8 +28,6 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         throttled = ThrottledLog(log: log)
     }
 
-    deinit { close(stopFD) }
-
     /// A channel for one producer thread; create them all before `run()`.
     public func makeInjector(capacity: Int = 10_000) -> Injector {
         let injector = Injector(capacity: capacity)
@@ -40,13 +37,13 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
 
     /// Asks the loop to finish and return (safe from any thread, e.g. a signal handler).
     public func stop() {
-        var one: UInt64 = 1
-        _ = write(stopFD, &one, 8)
+        stopRequest.signal()
     }
 
     /// Runs until stopped, the input ends (`--stdio`), or every source finished; returns the exit status.
     public func run() -> Int32 {
-        let signals = ServiceProgram.handleTerminationSignals { [self] _ in self.stop() }
+        let request = stopRequest
+        let signals = ServiceProgram.handleTerminationSignals { _ in request.signal() }
         defer { signals.forEach { $0.cancel() } }
         do {
             return try settings.stdio ? runStdio() : runBus()
@@ -76,7 +73,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         var poller = Poller()
         let subscriberIndex = subscriber.map { poller.add($0.socket) }
         let publisherIndex = poller.add(publisher.socket)
-        let stopIndex = poller.add(fileDescriptor: stopFD)
+        let stopIndex = poller.add(fileDescriptor: stopRequest.readFD)
         let injectorBase = injectors.count > 0 ? poller.add(fileDescriptor: injectors[0].eventFD) : -1
         for injector in injectors.dropFirst() { poller.add(fileDescriptor: injector.eventFD) }
 
@@ -153,7 +150,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         log.info("started in --stdio mode")
         var poller = Poller()
         let stdinIndex = settings.readsInput ? poller.add(fileDescriptor: 0) : -1
-        let stopIndex = poller.add(fileDescriptor: stopFD)
+        let stopIndex = poller.add(fileDescriptor: stopRequest.readFD)
         let injectorBase = injectors.count > 0 ? poller.add(fileDescriptor: injectors[0].eventFD) : -1
         for injector in injectors.dropFirst() { poller.add(fileDescriptor: injector.eventFD) }
         var output = LineWriter(fd: 1)

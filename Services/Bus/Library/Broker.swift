@@ -72,16 +72,25 @@ public final class Broker {
                 nextHealth = now + configuration.healthIntervalSeconds
             }
             let timeout = max(1, Int((nextHealth - now) * 1000))
-            let readable: [Bool]
-            do { readable = try poller.poll(timeoutMilliseconds: timeout) } catch where error.isTerminated { break }
-            do {
-                if readable[1] { try serveSubscriptions(backend) }
-                if readable[0] { try forwarder.drain(from: frontend, to: backend, broker: self) }
-            } catch let error as ZMQError where error.isTerminated {
+            if try !step(poller: &poller, timeout: timeout, frontend: frontend, backend: backend, forwarder: &forwarder) {
                 break
             }
         }
         log.info("shutting down: \(summary)")
+    }
+
+    /// One poll and what it found; false once the context is shut down.
+    private func step(poller: inout Poller, timeout: Int, frontend: ZMQSocket, backend: ZMQSocket,
+                      forwarder: inout Forwarder) throws(ZMQError) -> Bool {
+        do {
+            let readable = try poller.poll(timeoutMilliseconds: timeout)
+            if readable[1] { try serveSubscriptions(backend) }
+            if readable[0] { try forwarder.drain(from: frontend, to: backend, broker: self) }
+            return true
+        } catch {
+            if error.isTerminated { return false }
+            throw error
+        }
     }
 
     public var summary: String {

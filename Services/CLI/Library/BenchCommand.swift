@@ -8,6 +8,7 @@ enum BenchCommand {
 
       codec   message codec vs Foundation's JSONEncoder/JSONDecoder
       bus     locus-bus vs a raw libzmq XSUB/XPUB proxy
+      nmea    NMEA decoder vs gpsd's gpsdecode on the same bytes
       all     every benchmark above, one after another
 
     Use a release build (`swift build -c release`) for meaningful figures.
@@ -20,7 +21,6 @@ enum BenchCommand {
         }
         let rest = Array(arguments.dropFirst())
         switch what {
-        case "bus": return BusBench.run(rest)
         case "all":
             var status: Int32 = 0
             for bench in benches {
@@ -36,7 +36,9 @@ enum BenchCommand {
         }
     }
 
-    static let benches: [(name: String, run: ([String]) -> Int32)] = [
-        ("bus", BusBench.run),
+    static let benches: [(name: String, run: @Sendable ([String]) -> Int32)] = [
+        ("codec", { CodecBench.run(arguments: $0) }),
+        ("bus", { BusBench.run($0) }),
+        ("nmea", { NMEABench.run(arguments: $0) }),
     ]
 }

@@ -74,9 +74,8 @@ enum TailCommand {
                 return 1
             }
             return 0
-        } catch let error as ZMQError where error.isTerminated {
-            return 0
         } catch {
+            if error.isTerminated { return 0 }
             log.error("\(error)")
             return 1
         }
