@@ -81,7 +81,8 @@ public struct Circle: Sendable, Hashable {
         let w = 1 - WGS84.eccentricitySquared * s * s
         let east = deltaLon * radians * cos(meanPhi) * WGS84.semiMajorAxisMeters
         let north = (phi - centerPhi) * WGS84.semiMajorAxisMeters * (1 - WGS84.eccentricitySquared) / w
-        return (east * east + north * north / w) / w
+        // (Δλ N cos φm)² + (Δφ M)² with N² = a²/w and M² = a²(1 − e²)²/w³.
+        return (east * east + north * north) / w
     }
 
     /// Latitude reach is exact (the nearest point of a parallel lies along the meridian);
