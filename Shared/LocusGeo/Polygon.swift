@@ -74,7 +74,8 @@ public struct Polygon: Sendable, Hashable {
 
     /// Distance in metres from `p` to the nearest edge of any ring (unsigned).
     ///
-    /// Edges are measured in a `LocalTangentPlane` centred on `p`, so the result carries
+    /// Edges lying on ±180° are skipped: RFC 7946 splits shapes there, so such an edge is a
+    /// seam inside the region rather than its boundary. Edges are measured in a `LocalTangentPlane` centred on `p`, so the result carries
     /// that frame's error (millimetres at kilometre range; relative error under 1e-4 up
     /// to 100 km below 80° latitude). It serves hysteresis margins, not surveying.
     public func distanceToBoundaryMeters(_ p: Coordinate) -> Double {
@@ -89,6 +90,10 @@ public struct Polygon: Sendable, Hashable {
                 defer { previousIndex = i }
                 guard previousIndex >= ringStarts[r] else { continue }
                 let j = previousIndex
+                if lons[i] == lons[j] && abs(lons[i]) == 180 {
+                    previous = nil  // a seam where a shape was split at the antimeridian, not a real edge
+                    continue
+                }
                 let gapDegrees = max(0, min(lats[i], lats[j]) - p.lat, p.lat - max(lats[i], lats[j]))
                 if gapDegrees * metersPerDegreeLat >= best {
                     previous = nil
