@@ -1,24 +1,33 @@
 /// Finds which of many boxes contain a point, for region monitoring at fleet scale.
 ///
 /// A hierarchical uniform grid: level k has square cells of `baseCellDegrees · 2^k`
-/// degrees, and each box is filed in the finest level whose cells are at least as big as
-/// the box, so it touches at most four cells. A query looks up one cell per level that
-/// holds anything, so its cost depends on how many boxes are near the point, never on
-/// how many are elsewhere. Boxes crossing the antimeridian are filed by both longitude
-/// ranges; boxes around a pole span all longitudes and land in a coarse level.
+/// degrees, and each box is filed in the finest level whose cells are at least half as
+/// big as the box, so it touches at most 3 × 3 cells. A query looks up one cell in each
+/// level that holds anything, so its cost depends on how many boxes are near the point,
+/// never on how many are elsewhere. Boxes crossing the antimeridian are filed under both
+/// longitude ranges; boxes around a pole span all longitudes and land in a coarse level.
+///
+/// Each cell holds a linked list of entries in flat arrays (with a copy of the box, for
+/// locality), reached through `CellTable`; a query allocates nothing.
 public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     /// Cell size of the finest level in degrees (2^-10°, about 110 m of latitude).
     public static var baseCellDegrees: Double { 1.0 / 1024 }
-    /// Levels up to cells of 512°, which hold any box in a single cell.
-    static var levelCount: Int { 20 }
 
-    private var cells: [UInt64: [Int32]] = [:]
-    private var boxes: [BoundingBox] = []
+    // Per stored box ("slot").
     private var ids: [ID?] = []
-    private var levels: [UInt8] = []
+    private var slotBoxes: [BoundingBox] = []
+    private var slotLevels: [UInt8] = []
     private var slotOf: [ID: Int32] = [:]
     private var freeSlots: [Int32] = []
-    private var boxesPerLevel = [Int](repeating: 0, count: SpatialIndex.levelCount)
+
+    // Per (cell, box) pair ("entry"): singly linked lists, one per cell.
+    private var cells = CellTable()
+    private var entrySlot: [Int32] = []
+    private var entryNext: [Int32] = []
+    private var entryBox: [BoundingBox] = []
+    private var freeEntries: [Int32] = []
+
+    private var boxesPerLevel = [Int](repeating: 0, count: GridLevels.count)
     /// Levels holding at least one box, finest first: the only ones a query visits.
     private var activeLevels: [Int] = []
 
@@ -33,19 +42,31 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
-            boxes[Int(slot)] = box
             ids[Int(slot)] = id
+            slotBoxes[Int(slot)] = box
         } else {
-            slot = Int32(boxes.count)
-            boxes.append(box)
+            slot = Int32(ids.count)
             ids.append(id)
-            levels.append(0)
+            slotBoxes.append(box)
+            slotLevels.append(0)
         }
-        let level = SpatialIndex.level(for: box)
-        levels[Int(slot)] = UInt8(level)
+        let level = GridLevels.level(for: box)
+        slotLevels[Int(slot)] = UInt8(level)
         slotOf[id] = slot
-        for key in SpatialIndex.cellKeys(for: box, level: level) {
-            cells[key, default: []].append(slot)
+        for key in GridLevels.cellKeys(for: box, level: level) {
+            let entry: Int32
+            if let free = freeEntries.popLast() {
+                entry = free
+                entrySlot[Int(entry)] = slot
+                entryBox[Int(entry)] = box
+                entryNext[Int(entry)] = cells.head(key)
+            } else {
+                entry = Int32(entrySlot.count)
+                entrySlot.append(slot)
+                entryBox.append(box)
+                entryNext.append(cells.head(key))
+            }
+            cells.setHead(key, entry)
         }
         boxesPerLevel[level] += 1
         if boxesPerLevel[level] == 1 { refreshActiveLevels() }
@@ -54,12 +75,20 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     /// Forgets `id`; nothing happens if it is absent.
     public mutating func remove(_ id: ID) {
         guard let slot = slotOf.removeValue(forKey: id) else { return }
-        let level = Int(levels[Int(slot)])
-        for key in SpatialIndex.cellKeys(for: boxes[Int(slot)], level: level) {
-            guard var list = cells[key], let position = list.firstIndex(of: slot) else { continue }
-            list.swapAt(position, list.count - 1)
-            list.removeLast()
-            cells[key] = list.isEmpty ? nil : list
+        let level = Int(slotLevels[Int(slot)])
+        for key in GridLevels.cellKeys(for: slotBoxes[Int(slot)], level: level) {
+            var previous: Int32 = -1
+            var entry = cells.head(key)
+            while entry >= 0 {
+                let next = entryNext[Int(entry)]
+                if entrySlot[Int(entry)] == slot {
+                    if previous < 0 { cells.setHead(key, next) } else { entryNext[Int(previous)] = next }
+                    freeEntries.append(entry)
+                    break
+                }
+                previous = entry
+                entry = next
+            }
         }
         ids[Int(slot)] = nil
         freeSlots.append(slot)
@@ -69,7 +98,7 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
 
     /// The box filed for `id`, if any.
     public func box(for id: ID) -> BoundingBox? {
-        slotOf[id].map { boxes[Int($0)] }
+        slotOf[id].map { slotBoxes[Int($0)] }
     }
 
     /// Ids whose box contains `p`: a superset of the shapes containing `p`, none missed.
@@ -82,10 +111,17 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     /// Appends to `result` the ids whose box contains `p`, without allocating when
     /// `result` has capacity (clear and reuse it across queries on hot paths).
     public func candidates(containing p: Coordinate, into result: inout [ID]) {
-        for level in activeLevels {
-            guard let list = cells[SpatialIndex.cellKey(level: level, lat: p.lat, lon: p.lon)] else { continue }
-            for slot in list where boxes[Int(slot)].contains(p) {
-                if let id = ids[Int(slot)] { result.append(id) }
+        entryBox.withUnsafeBufferPointer { boxes in
+            entryNext.withUnsafeBufferPointer { next in
+                entrySlot.withUnsafeBufferPointer { slots in
+                    for level in activeLevels {
+                        var entry = cells.head(GridLevels.cellKey(level: level, lat: p.lat, lon: p.lon))
+                        while entry >= 0 {
+                            if boxes[Int(entry)].contains(p), let id = ids[Int(slots[Int(entry)])] { result.append(id) }
+                            entry = next[Int(entry)]
+                        }
+                    }
+                }
             }
         }
     }
@@ -96,85 +132,102 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
         let query = BoundingBox(minLat: p.lat, minLon: p.lon, maxLat: p.lat, maxLon: p.lon).expanded(byMeters: withinMeters)
         var seen = Set<Int32>()
         func visit(_ slot: Int32) {
-            guard boxes[Int(slot)].intersects(query), let id = ids[Int(slot)], seen.insert(slot).inserted else { return }
+            guard slotBoxes[Int(slot)].intersects(query), let id = ids[Int(slot)], seen.insert(slot).inserted else { return }
             result.append(id)
         }
         for level in activeLevels {
-            let ranges = SpatialIndex.cellRanges(for: query, level: level)
+            let ranges = GridLevels.cellRanges(for: query, level: level)
             let cellCount = ranges.reduce(0) { $0 + $1.x.count * $1.y.count }
             if cellCount > count {
-                // Scanning every box is cheaper than visiting that many empty cells.
-                for (slot, slotLevel) in levels.enumerated() where Int(slotLevel) == level && ids[slot] != nil {
-                    visit(Int32(slot))
-                }
+                // Scanning every box of the level is cheaper than visiting that many cells.
+                for slot in slotLevels.indices where Int(slotLevels[slot]) == level && ids[slot] != nil { visit(Int32(slot)) }
                 continue
             }
             for range in ranges {
                 for iy in range.y {
                     for ix in range.x {
-                        for slot in cells[SpatialIndex.pack(level: level, ix: ix, iy: iy)] ?? [] { visit(slot) }
+                        var entry = cells.head(GridLevels.pack(level: level, ix: ix, iy: iy))
+                        while entry >= 0 {
+                            visit(entrySlot[Int(entry)])
+                            entry = entryNext[Int(entry)]
+                        }
                     }
                 }
             }
         }
     }
 
-    // MARK: - Cells
-
     private mutating func refreshActiveLevels() {
-        activeLevels = (0..<SpatialIndex.levelCount).filter { boxesPerLevel[$0] > 0 }
+        activeLevels = (0..<GridLevels.count).filter { boxesPerLevel[$0] > 0 }
     }
+}
+
+/// The geometry of the grid levels: cell sizes, which level a box belongs to, cell keys.
+enum GridLevels {
+    /// Levels up to cells of 512°, which hold any box in a single cell.
+    static let count = 20
+    /// A box is filed where a cell is at least this fraction of its larger side.
+    static let cellToBoxRatio = 0.5
 
     static func cellDegrees(level: Int) -> Double {
-        baseCellDegrees * Double(1 << level)
+        SpatialIndex<Int>.baseCellDegrees * Double(1 << level)
     }
 
-    /// The finest level whose cells are at least as large as the box on both axes.
+    /// Cells per degree at each level (exact powers of two, so the multiplication is exact).
+    static let inverseCell: [Double] = (0..<count).map { 1 / cellDegrees(level: $0) }
+    static let columns: [Int] = (0..<count).map { Int((360 / cellDegrees(level: $0)).rounded(.up)) }
+    static let rows: [Int] = (0..<count).map { Int((180 / cellDegrees(level: $0)).rounded(.up)) }
+
     static func level(for box: BoundingBox) -> Int {
         let latSpan = box.maxLat - box.minLat
         let lonSpan = box.crossesAntimeridian ? box.maxLon + 360 - box.minLon : box.maxLon - box.minLon
-        let span = max(latSpan, lonSpan)
+        let span = max(latSpan, lonSpan) * cellToBoxRatio
         var level = 0
-        while level < levelCount - 1 && cellDegrees(level: level) < span { level += 1 }
+        while level < count - 1 && cellDegrees(level: level) < span { level += 1 }
         return level
     }
 
-    static func cellIndex(_ degreesFromOrigin: Double, cell: Double, cellsAcross: Int) -> Int {
-        let index = Int((degreesFromOrigin / cell).rounded(.down))
-        return min(max(index, 0), cellsAcross - 1)
+    @inline(__always)
+    static func column(_ lon: Double, level: Int) -> Int {
+        // lon + 180 ≥ 0, so truncation is the floor; clamp +180 and stray values.
+        let index = Int((lon + 180) * inverseCell[level])
+        return min(max(index, 0), columns[level] - 1)
     }
 
-    static func cellsAcross(_ degrees: Double, level: Int) -> Int {
-        Int((degrees / cellDegrees(level: level)).rounded(.up))
+    @inline(__always)
+    static func row(_ lat: Double, level: Int) -> Int {
+        let index = Int((lat + 90) * inverseCell[level])
+        return min(max(index, 0), rows[level] - 1)
     }
 
+    @inline(__always)
     static func pack(level: Int, ix: Int, iy: Int) -> UInt64 {
         UInt64(level) << 58 | UInt64(iy) << 29 | UInt64(ix)
     }
 
+    @inline(__always)
     static func cellKey(level: Int, lat: Double, lon: Double) -> UInt64 {
-        let cell = cellDegrees(level: level)
-        let ix = cellIndex(lon + 180, cell: cell, cellsAcross: cellsAcross(360, level: level))
-        let iy = cellIndex(lat + 90, cell: cell, cellsAcross: cellsAcross(180, level: level))
-        return pack(level: level, ix: ix, iy: iy)
+        pack(level: level, ix: column(lon, level: level), iy: row(lat, level: level))
     }
 
     /// Cell index ranges covering the box at `level` (two when it crosses ±180°).
     static func cellRanges(for box: BoundingBox, level: Int) -> [(x: ClosedRange<Int>, y: ClosedRange<Int>)] {
-        let cell = cellDegrees(level: level)
-        let across = cellsAcross(360, level: level), down = cellsAcross(180, level: level)
-        let y = cellIndex(box.minLat + 90, cell: cell, cellsAcross: down)...cellIndex(box.maxLat + 90, cell: cell, cellsAcross: down)
+        let y = row(box.minLat, level: level)...row(box.maxLat, level: level)
         return box.longitudeRanges.map { lon in
-            (cellIndex(lon.lowerBound + 180, cell: cell, cellsAcross: across)...cellIndex(lon.upperBound + 180, cell: cell, cellsAcross: across), y)
+            (column(lon.lowerBound, level: level)...column(lon.upperBound, level: level), y)
         }
     }
 
-    static func cellKeys(for box: BoundingBox, level: Int) -> Set<UInt64> {
-        var keys = Set<UInt64>()
+    /// Every cell key the box touches at `level`, each once.
+    static func cellKeys(for box: BoundingBox, level: Int) -> [UInt64] {
+        var keys: [UInt64] = []
         for range in cellRanges(for: box, level: level) {
             for iy in range.y {
-                for ix in range.x { keys.insert(pack(level: level, ix: ix, iy: iy)) }
+                for ix in range.x { keys.append(pack(level: level, ix: ix, iy: iy)) }
             }
+        }
+        if box.crossesAntimeridian {
+            keys = Array(Set(keys))  // both halves can share a cell at coarse levels
         }
         return keys
     }
