@@ -19,7 +19,7 @@ struct CellTable: Sendable {
 
     @inline(__always)
     private func bucket(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
     }
 
     /// The head entry of `key`'s list, or −1.

@@ -202,7 +202,7 @@ enum GridLevels {
 
     @inline(__always)
     static func pack(level: Int, ix: Int, iy: Int) -> UInt64 {
-        UInt64(level) << 58 | UInt64(iy) << 29 | UInt64(ix)
+        (UInt64(truncatingIfNeeded: level) &<< 58) | (UInt64(truncatingIfNeeded: iy) &<< 29) | UInt64(truncatingIfNeeded: ix)
     }
 
     @inline(__always)
