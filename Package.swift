@@ -28,7 +28,7 @@ var targets: [Target] = [
 
     // Unit tests next to what they test; integration tests start real processes.
     .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),
-    .testTarget(name: "LocusGeoTests", dependencies: ["LocusGeo"], path: "Tests/LocusGeoTests"),
+    .testTarget(name: "LocusGeoTests", dependencies: ["LocusGeo"], path: "Tests/LocusGeoTests", exclude: ["Fixtures"]),
     .testTarget(name: "LocusBusTests", dependencies: ["LocusBus", "LocusBroker", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBusTests"),
     .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusProtocol"], path: "Tests/LocusProviderTests"),
 ]

@@ -1,0 +1,127 @@
+import Foundation
+
+/// A geodesic circle: every point within `radiusMeters` of `center` on the WGS-84 ellipsoid.
+///
+/// `contains` is exact (it agrees with `Geodesic.distance(center, p) <= radiusMeters`) yet
+/// costs a few dozen multiplications for most points: a point outside the
+/// bounding box is rejected at once; otherwise `FastDistance` decides unless the point is
+/// within that approximation's proven error bound of the boundary (a band a few
+/// micrometres to centimetres wide), where the exact geodesic settles it. Circles too
+/// large for the bound (radius over 50 km) or reaching within a few hundred metres of
+/// 89.5° latitude always use the exact geodesic.
+public struct Circle: Sendable, Hashable {
+    public let center: Coordinate
+    public let radiusMeters: Double
+    /// A box holding every point of the circle; see `BoundingBox` for the antimeridian
+    /// and pole conventions.
+    public let boundingBox: BoundingBox
+
+    /// The fast test's thresholds on the squared approximate distance: below `insideBelowSq`
+    /// the point is certainly inside, above `outsideAboveSq` certainly outside. Nil when the
+    /// approximation's bound does not apply to this circle.
+    private let fastThresholds: (insideBelowSq: Double, outsideAboveSq: Double)?
+    private let centerPhi: Double
+    private let sinCenterPhi: Double
+    private let cosCenterPhi: Double
+
+    public init(center: Coordinate, radiusMeters: Double) {
+        let radius = radiusMeters.isNaN ? 0 : max(0, radiusMeters)
+        self.center = center
+        self.radiusMeters = radius
+        self.centerPhi = center.lat * Double.pi / 180
+        self.sinCenterPhi = sin(centerPhi)
+        self.cosCenterPhi = cos(centerPhi)
+        let box = Circle.boundingBox(center: center, radiusMeters: radius)
+        self.boundingBox = box
+        // Every point reaching the fast test lies inside the box, so within about 1.42 r of
+        // the centre; the bound is checked up to 2 r (see FastDistance).
+        let poleward = max(abs(box.minLat), abs(box.maxLat))
+        if radius.isFinite, FastDistance.isBoundValid(distanceMeters: 2 * radius, maxAbsLatitudeDegrees: poleward) {
+            let margin = FastDistance.errorBoundMeters(distanceMeters: radius, maxAbsLatitudeDegrees: poleward)
+            let inner = max(0, radius - margin)
+            let outer = radius + margin
+            fastThresholds = (inner * inner, outer * outer)
+        } else {
+            fastThresholds = nil
+        }
+    }
+
+    /// A circle after checking its values, for input from clients.
+    public static func validated(center: Coordinate, radiusMeters: Double) throws(ShapeError) -> Circle {
+        guard center.isValid else {
+            throw ShapeError("circle center (lon \(center.lon), lat \(center.lat)) is not a valid WGS-84 position")
+        }
+        guard radiusMeters.isFinite, radiusMeters > 0 else {
+            throw ShapeError("circle radius \(radiusMeters) must be a positive number of metres")
+        }
+        return Circle(center: center, radiusMeters: radiusMeters)
+    }
+
+    /// True when `p` is within `radiusMeters` of the centre along the ellipsoid (exact).
+    public func contains(_ p: Coordinate) -> Bool {
+        guard boundingBox.contains(p) else { return false }
+        if let thresholds = fastThresholds {
+            let squared = approximateDistanceSquared(p)
+            if squared < thresholds.insideBelowSq { return true }
+            if squared > thresholds.outsideAboveSq { return false }
+        }
+        return Geodesic.distance(center, p) <= radiusMeters
+    }
+
+    /// Metres from the boundary: negative inside, positive outside, exact. Geofence
+    /// hysteresis compares it with a fix's accuracy.
+    public func signedDistance(_ p: Coordinate) -> Double {
+        Geodesic.distance(center, p) - radiusMeters
+    }
+
+    /// `FastDistance.meters(center, p)` squared, without its trigonometry: the mean latitude
+    /// is the centre's plus h = Δφ/2, and the fast path only runs for points in the box of a
+    /// circle under 50 km, so |h| < 0.02 rad and the Taylor series below (to h⁵) are exact to
+    /// 1e-16, far inside the 1 µm slack of the error bound.
+    private func approximateDistanceSquared(_ p: Coordinate) -> Double {
+        let radians = Double.pi / 180
+        let deltaPhi = p.lat * radians - centerPhi
+        var deltaLon = p.lon - center.lon
+        if deltaLon > 180 { deltaLon -= 360 } else if deltaLon < -180 { deltaLon += 360 }
+        let h = deltaPhi / 2, h2 = h * h
+        let cosH = 1 - h2 / 2 * (1 - h2 / 12)
+        let sinH = h * (1 - h2 / 6 * (1 - h2 / 20))
+        let sinMean = sinCenterPhi * cosH + cosCenterPhi * sinH
+        let cosMean = cosCenterPhi * cosH - sinCenterPhi * sinH
+        let w = 1 - WGS84.eccentricitySquared * sinMean * sinMean
+        let east = deltaLon * radians * cosMean * WGS84.semiMajorAxisMeters
+        let north = deltaPhi * WGS84.semiMajorAxisMeters * (1 - WGS84.eccentricitySquared) / w
+        // (Δλ N cos φm)² + (Δφ M)² with N² = a²/w and M² = a²(1 − e²)²/w³.
+        return (east * east + north * north) / w
+    }
+
+    /// Latitude reach is exact (the nearest point of a parallel lies along the meridian);
+    /// longitude reach comes from `SphereBound`, which never underestimates it.
+    static func boundingBox(center: Coordinate, radiusMeters radius: Double) -> BoundingBox {
+        let pad = 1e-9  // degrees, about 0.1 mm, for rounding in geod_direct
+        let north = Geodesic.distance(center, Coordinate(lat: 90, lon: center.lon))
+        let south = Geodesic.distance(center, Coordinate(lat: -90, lon: center.lon))
+        let maxLat = radius >= north ? 90 : min(90, Geodesic.destination(from: center, azimuthDegrees: 0, distanceMeters: radius).lat + pad)
+        let minLat = radius >= south ? -90 : max(-90, Geodesic.destination(from: center, azimuthDegrees: 180, distanceMeters: radius).lat - pad)
+        guard maxLat < 90, minLat > -90,
+              let halfWidth = SphereBound.longitudeHalfWidthDegrees(distanceMeters: radius, latitudeDegrees: center.lat),
+              halfWidth < 180 else {
+            return BoundingBox(minLat: minLat, minLon: -180, maxLat: maxLat, maxLon: 180)
+        }
+        return BoundingBox(
+            minLat: minLat,
+            minLon: normalizedLongitude(center.lon - halfWidth),
+            maxLat: maxLat,
+            maxLon: normalizedLongitude(center.lon + halfWidth)
+        )
+    }
+
+    public static func == (lhs: Circle, rhs: Circle) -> Bool {
+        lhs.center == rhs.center && lhs.radiusMeters == rhs.radiusMeters
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(center)
+        hasher.combine(radiusMeters)
+    }
+}

@@ -1,3 +1,0 @@
-public import CProj
-/// Geodesy on WGS-84.
-public enum LocusGeoModule {}

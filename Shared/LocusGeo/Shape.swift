@@ -1,0 +1,39 @@
+/// Any region Locus can monitor: the GeoJSON geometries of the protocol plus its Circle.
+public enum Shape: Sendable, Hashable {
+    case circle(Circle)
+    case polygon(Polygon)
+    case multiPolygon(MultiPolygon)
+
+    /// True when `p` is inside the region.
+    public func contains(_ p: Coordinate) -> Bool {
+        switch self {
+        case .circle(let circle): circle.contains(p)
+        case .polygon(let polygon): polygon.contains(p)
+        case .multiPolygon(let multi): multi.contains(p)
+        }
+    }
+
+    /// Metres from the boundary, negative inside and positive outside, so hysteresis can
+    /// ask "inside by more than the fix's accuracy?" with one number.
+    public func signedDistanceMeters(_ p: Coordinate) -> Double {
+        switch self {
+        case .circle(let circle):
+            return circle.signedDistance(p)
+        case .polygon(let polygon):
+            let distance = polygon.distanceToBoundaryMeters(p)
+            return polygon.contains(p) ? -distance : distance
+        case .multiPolygon(let multi):
+            let distance = multi.distanceToBoundaryMeters(p)
+            return multi.contains(p) ? -distance : distance
+        }
+    }
+
+    /// A box holding the whole region, for the spatial index.
+    public var boundingBox: BoundingBox {
+        switch self {
+        case .circle(let circle): circle.boundingBox
+        case .polygon(let polygon): polygon.boundingBox
+        case .multiPolygon(let multi): multi.boundingBox
+        }
+    }
+}

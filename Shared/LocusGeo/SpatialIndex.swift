@@ -1,0 +1,234 @@
+/// Finds which of many boxes contain a point, for region monitoring at fleet scale.
+///
+/// A hierarchical uniform grid: level k has square cells of `baseCellDegrees · 2^k`
+/// degrees, and each box is filed in the finest level whose cells are at least half as
+/// big as the box, so it touches at most 3 × 3 cells. A query looks up one cell in each
+/// level that holds anything, so its cost depends on how many boxes are near the point,
+/// never on how many are elsewhere. Boxes crossing the antimeridian are filed under both
+/// longitude ranges; boxes around a pole span all longitudes and land in a coarse level.
+///
+/// Each cell holds a linked list of entries in flat arrays (with a copy of the box, for
+/// locality), reached through `CellTable`; a query allocates nothing.
+public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
+    /// Cell size of the finest level in degrees (2^-10°, about 110 m of latitude).
+    public static var baseCellDegrees: Double { 1.0 / 1024 }
+
+    // Per stored box ("slot").
+    private var ids: [ID?] = []
+    private var slotBoxes: [BoundingBox] = []
+    private var slotLevels: [UInt8] = []
+    private var slotOf: [ID: Int32] = [:]
+    private var freeSlots: [Int32] = []
+
+    // Per (cell, box) pair ("entry"): singly linked lists, one per cell.
+    private var cells = CellTable()
+    private var entrySlot: [Int32] = []
+    private var entryNext: [Int32] = []
+    private var entryBox: [BoundingBox] = []
+    private var freeEntries: [Int32] = []
+
+    private var boxesPerLevel = [Int](repeating: 0, count: GridLevels.count)
+    /// Levels holding at least one box, finest first: the only ones a query visits.
+    private var activeLevels: [Int] = []
+
+    public init() {}
+
+    /// How many boxes are stored.
+    public var count: Int { slotOf.count }
+
+    /// Files `id` under `box`; an id already present is moved to the new box.
+    public mutating func insert(_ id: ID, box: BoundingBox) {
+        remove(id)
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            ids[Int(slot)] = id
+            slotBoxes[Int(slot)] = box
+        } else {
+            slot = Int32(ids.count)
+            ids.append(id)
+            slotBoxes.append(box)
+            slotLevels.append(0)
+        }
+        let level = GridLevels.level(for: box)
+        slotLevels[Int(slot)] = UInt8(level)
+        slotOf[id] = slot
+        for key in GridLevels.cellKeys(for: box, level: level) {
+            let entry: Int32
+            if let free = freeEntries.popLast() {
+                entry = free
+                entrySlot[Int(entry)] = slot
+                entryBox[Int(entry)] = box
+                entryNext[Int(entry)] = cells.head(key)
+            } else {
+                entry = Int32(entrySlot.count)
+                entrySlot.append(slot)
+                entryBox.append(box)
+                entryNext.append(cells.head(key))
+            }
+            cells.setHead(key, entry)
+        }
+        boxesPerLevel[level] += 1
+        if boxesPerLevel[level] == 1 { refreshActiveLevels() }
+    }
+
+    /// Forgets `id`; nothing happens if it is absent.
+    public mutating func remove(_ id: ID) {
+        guard let slot = slotOf.removeValue(forKey: id) else { return }
+        let level = Int(slotLevels[Int(slot)])
+        for key in GridLevels.cellKeys(for: slotBoxes[Int(slot)], level: level) {
+            var previous: Int32 = -1
+            var entry = cells.head(key)
+            while entry >= 0 {
+                let next = entryNext[Int(entry)]
+                if entrySlot[Int(entry)] == slot {
+                    if previous < 0 { cells.setHead(key, next) } else { entryNext[Int(previous)] = next }
+                    freeEntries.append(entry)
+                    break
+                }
+                previous = entry
+                entry = next
+            }
+        }
+        ids[Int(slot)] = nil
+        freeSlots.append(slot)
+        boxesPerLevel[level] -= 1
+        if boxesPerLevel[level] == 0 { refreshActiveLevels() }
+    }
+
+    /// The box filed for `id`, if any.
+    public func box(for id: ID) -> BoundingBox? {
+        slotOf[id].map { slotBoxes[Int($0)] }
+    }
+
+    /// Ids whose box contains `p`: a superset of the shapes containing `p`, none missed.
+    public func candidates(containing p: Coordinate) -> [ID] {
+        var result: [ID] = []
+        candidates(containing: p, into: &result)
+        return result
+    }
+
+    /// Appends to `result` the ids whose box contains `p`, without allocating when
+    /// `result` has capacity (clear and reuse it across queries on hot paths).
+    public func candidates(containing p: Coordinate, into result: inout [ID]) {
+        entryBox.withUnsafeBufferPointer { boxes in
+            entryNext.withUnsafeBufferPointer { next in
+                entrySlot.withUnsafeBufferPointer { slots in
+                    for level in activeLevels {
+                        var entry = cells.head(GridLevels.cellKey(level: level, lat: p.lat, lon: p.lon))
+                        while entry >= 0 {
+                            if boxes[Int(entry)].contains(p), let id = ids[Int(slots[Int(entry)])] { result.append(id) }
+                            entry = next[Int(entry)]
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends to `result` the ids whose box comes within `withinMeters` of `p` (each id
+    /// once): the shapes a fix with that uncertainty might touch, for hysteresis margins.
+    public func candidates(near p: Coordinate, withinMeters: Double, into result: inout [ID]) {
+        let query = BoundingBox(minLat: p.lat, minLon: p.lon, maxLat: p.lat, maxLon: p.lon).expanded(byMeters: withinMeters)
+        var seen = Set<Int32>()
+        func visit(_ slot: Int32) {
+            guard slotBoxes[Int(slot)].intersects(query), let id = ids[Int(slot)], seen.insert(slot).inserted else { return }
+            result.append(id)
+        }
+        for level in activeLevels {
+            let ranges = GridLevels.cellRanges(for: query, level: level)
+            let cellCount = ranges.reduce(0) { $0 + $1.x.count * $1.y.count }
+            if cellCount > count {
+                // Scanning every box of the level is cheaper than visiting that many cells.
+                for slot in slotLevels.indices where Int(slotLevels[slot]) == level && ids[slot] != nil { visit(Int32(slot)) }
+                continue
+            }
+            for range in ranges {
+                for iy in range.y {
+                    for ix in range.x {
+                        var entry = cells.head(GridLevels.pack(level: level, ix: ix, iy: iy))
+                        while entry >= 0 {
+                            visit(entrySlot[Int(entry)])
+                            entry = entryNext[Int(entry)]
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private mutating func refreshActiveLevels() {
+        activeLevels = (0..<GridLevels.count).filter { boxesPerLevel[$0] > 0 }
+    }
+}
+
+/// The geometry of the grid levels: cell sizes, which level a box belongs to, cell keys.
+enum GridLevels {
+    /// Levels up to cells of 512°, which hold any box in a single cell.
+    static let count = 20
+    /// A box is filed where a cell is at least this fraction of its larger side.
+    static let cellToBoxRatio = 0.5
+
+    static func cellDegrees(level: Int) -> Double {
+        SpatialIndex<Int>.baseCellDegrees * Double(1 << level)
+    }
+
+    /// Cells per degree at each level (exact powers of two, so the multiplication is exact).
+    static let inverseCell: [Double] = (0..<count).map { 1 / cellDegrees(level: $0) }
+    static let columns: [Int] = (0..<count).map { Int((360 / cellDegrees(level: $0)).rounded(.up)) }
+    static let rows: [Int] = (0..<count).map { Int((180 / cellDegrees(level: $0)).rounded(.up)) }
+
+    static func level(for box: BoundingBox) -> Int {
+        let latSpan = box.maxLat - box.minLat
+        let lonSpan = box.crossesAntimeridian ? box.maxLon + 360 - box.minLon : box.maxLon - box.minLon
+        let span = max(latSpan, lonSpan) * cellToBoxRatio
+        var level = 0
+        while level < count - 1 && cellDegrees(level: level) < span { level += 1 }
+        return level
+    }
+
+    @inline(__always)
+    static func column(_ lon: Double, level: Int) -> Int {
+        // lon + 180 ≥ 0, so truncation is the floor; clamp +180 and stray values.
+        let index = Int((lon + 180) * inverseCell[level])
+        return min(max(index, 0), columns[level] - 1)
+    }
+
+    @inline(__always)
+    static func row(_ lat: Double, level: Int) -> Int {
+        let index = Int((lat + 90) * inverseCell[level])
+        return min(max(index, 0), rows[level] - 1)
+    }
+
+    @inline(__always)
+    static func pack(level: Int, ix: Int, iy: Int) -> UInt64 {
+        (UInt64(truncatingIfNeeded: level) &<< 58) | (UInt64(truncatingIfNeeded: iy) &<< 29) | UInt64(truncatingIfNeeded: ix)
+    }
+
+    @inline(__always)
+    static func cellKey(level: Int, lat: Double, lon: Double) -> UInt64 {
+        pack(level: level, ix: column(lon, level: level), iy: row(lat, level: level))
+    }
+
+    /// Cell index ranges covering the box at `level` (two when it crosses ±180°).
+    static func cellRanges(for box: BoundingBox, level: Int) -> [(x: ClosedRange<Int>, y: ClosedRange<Int>)] {
+        let y = row(box.minLat, level: level)...row(box.maxLat, level: level)
+        return box.longitudeRanges.map { lon in
+            (column(lon.lowerBound, level: level)...column(lon.upperBound, level: level), y)
+        }
+    }
+
+    /// Every cell key the box touches at `level`, each once.
+    static func cellKeys(for box: BoundingBox, level: Int) -> [UInt64] {
+        var keys: [UInt64] = []
+        for range in cellRanges(for: box, level: level) {
+            for iy in range.y {
+                for ix in range.x { keys.append(pack(level: level, ix: ix, iy: iy)) }
+            }
+        }
+        if box.crossesAntimeridian {
+            keys = Array(Set(keys))  // both halves can share a cell at coarse levels
+        }
+        return keys
+    }
+}

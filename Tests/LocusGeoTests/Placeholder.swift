@@ -1,3 +1,0 @@
-import XCTest
-@testable import LocusGeo
-final class LocusGeoPlaceholderTests: XCTestCase { func testBuilds() {} }

@@ -1,0 +1,116 @@
+import LocusGeo
+import XCTest
+
+final class SpatialIndexTests: XCTestCase {
+    /// A mix of box sizes from metres to continents, some across ±180°, some around a pole.
+    private func randomBox(using random: inout SeededGenerator) -> BoundingBox {
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0:
+            let lat = Double.random(in: -80...80, using: &random)
+            return BoundingBox(minLat: lat, minLon: Double.random(in: 170...180, using: &random),
+                               maxLat: lat + Double.random(in: 0...5, using: &random), maxLon: Double.random(in: -180...(-170), using: &random))
+        case 1:
+            let north = Bool.random(using: &random)
+            let edge = Double.random(in: 60...89, using: &random)
+            return north ? BoundingBox(minLat: edge, minLon: -180, maxLat: 90, maxLon: 180)
+                         : BoundingBox(minLat: -90, minLon: -180, maxLat: -edge, maxLon: 180)
+        case 2:
+            return Circle(center: Coordinate(lat: Double.random(in: -90...90, using: &random), lon: Double.random(in: -180...180, using: &random)),
+                          radiusMeters: Double.random(in: 1...2_000_000, using: &random)).boundingBox
+        default:
+            let sizes: [Double] = [0.0005, 0.01, 0.3, 8]
+            let size = sizes.randomElement(using: &random) ?? 1
+            let lat = Double.random(in: -89...(89 - size), using: &random), lon = Double.random(in: -180...(180 - size), using: &random)
+            return BoundingBox(minLat: lat, minLon: lon, maxLat: lat + Double.random(in: 0...size, using: &random),
+                               maxLon: lon + Double.random(in: 0...size, using: &random))
+        }
+    }
+
+    func testMatchesBruteForceThroughInsertsMovesAndRemovals() {
+        var random = SeededGenerator(seed: 31)
+        var index = SpatialIndex<Int>()
+        var truth: [Int: BoundingBox] = [:]
+        for id in 0..<4_000 {
+            let box = randomBox(using: &random)
+            index.insert(id, box: box)
+            truth[id] = box
+        }
+        for _ in 0..<1_000 {  // move some, remove some
+            let id = Int.random(in: 0..<4_000, using: &random)
+            if Bool.random(using: &random) {
+                let box = randomBox(using: &random)
+                index.insert(id, box: box)
+                truth[id] = box
+            } else {
+                index.remove(id)
+                truth[id] = nil
+            }
+        }
+        XCTAssertEqual(index.count, truth.count)
+        var nonEmpty = 0
+        for trial in 0..<3_000 {
+            // Half the points near stored boxes, so most queries have answers.
+            let p: Coordinate
+            if trial % 2 == 0, let box = truth.values.randomElement(using: &random), !box.crossesAntimeridian {
+                p = Coordinate(lat: Double.random(in: box.minLat...box.maxLat, using: &random), lon: Double.random(in: box.minLon...box.maxLon, using: &random))
+            } else {
+                p = Coordinate(lat: Double.random(in: -90...90, using: &random), lon: Double.random(in: -180...180, using: &random))
+            }
+            let expected = Set(truth.filter { $0.value.contains(p) }.keys)
+            let found = index.candidates(containing: p)
+            XCTAssertEqual(found.count, Set(found).count, "duplicates at \(p)")
+            XCTAssertEqual(Set(found), expected, "at \(p)")
+            if !expected.isEmpty { nonEmpty += 1 }
+        }
+        XCTAssertGreaterThan(nonEmpty, 1_000)
+    }
+
+    func testNearQueryMatchesBruteForce() {
+        var random = SeededGenerator(seed: 32)
+        var index = SpatialIndex<Int>()
+        var truth: [Int: BoundingBox] = [:]
+        for id in 0..<2_000 {
+            let box = randomBox(using: &random)
+            index.insert(id, box: box)
+            truth[id] = box
+        }
+        for _ in 0..<500 {
+            let p = Coordinate(lat: Double.random(in: -90...90, using: &random), lon: Double.random(in: -180...180, using: &random))
+            let distances: [Double] = [10, 1_000, 50_000, 500_000]
+            let meters = distances.randomElement(using: &random) ?? 10
+            let query = BoundingBox(minLat: p.lat, minLon: p.lon, maxLat: p.lat, maxLon: p.lon).expanded(byMeters: meters)
+            var found: [Int] = []
+            index.candidates(near: p, withinMeters: meters, into: &found)
+            XCTAssertEqual(found.count, Set(found).count)
+            XCTAssertEqual(Set(found), Set(truth.filter { $0.value.intersects(query) }.keys), "near \(p) within \(meters)")
+        }
+    }
+
+    /// The expanded query box really holds every point within the distance.
+    func testExpandedBoxHoldsEveryPointWithinTheDistance() {
+        var random = SeededGenerator(seed: 33)
+        for _ in 0..<500 {
+            let p = Coordinate(lat: Double.random(in: -90...90, using: &random), lon: Double.random(in: -180...180, using: &random))
+            let meters = Double.random(in: 1...300_000, using: &random)
+            let box = BoundingBox(minLat: p.lat, minLon: p.lon, maxLat: p.lat, maxLon: p.lon).expanded(byMeters: meters)
+            for step in 0..<36 {
+                let q = Geodesic.destination(from: p, azimuthDegrees: Double(step) * 10, distanceMeters: meters)
+                XCTAssertTrue(box.contains(q), "\(q) within \(meters) of \(p) outside \(box)")
+            }
+        }
+    }
+
+    func testBoxesAcrossTheAntimeridian() {
+        var index = SpatialIndex<String>()
+        index.insert("fiji", box: BoundingBox(minLat: -19, minLon: 177, maxLat: -16, maxLon: -179))
+        index.insert("paris", box: BoundingBox(minLat: 48.8, minLon: 2.2, maxLat: 48.9, maxLon: 2.4))
+        XCTAssertEqual(index.candidates(containing: Coordinate(lat: -17, lon: 178)), ["fiji"])
+        XCTAssertEqual(index.candidates(containing: Coordinate(lat: -17, lon: -179.5)), ["fiji"])
+        XCTAssertEqual(index.candidates(containing: Coordinate(lat: -17, lon: 0)), [])
+        XCTAssertEqual(index.candidates(containing: Coordinate(lat: 48.85, lon: 2.3)), ["paris"])
+        index.remove("fiji")
+        XCTAssertEqual(index.candidates(containing: Coordinate(lat: -17, lon: 178)), [])
+        XCTAssertEqual(index.count, 1)
+        XCTAssertEqual(index.box(for: "paris")?.minLat, 48.8)
+    }
+}
