@@ -1,3 +1,0 @@
-import XCTest
-@testable import LocusBus
-final class LocusBusPlaceholderTests: XCTestCase { func testBuilds() {} }
