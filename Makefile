@@ -23,7 +23,7 @@ integration: build
 test: unit integration
 
 demo: release
-	LOCUS_BIN=$(CURDIR)/$(BIN_RELEASE) bash scripts/demo.sh
+	$(BIN_RELEASE)/locus demo
 
 bench: release
 	$(BIN_RELEASE)/locus bench all

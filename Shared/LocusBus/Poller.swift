@@ -22,7 +22,7 @@ public struct Poller {
     }
 
     /// Blocks up to `timeoutMilliseconds` (-1: forever) and returns which registrations are readable.
-    /// EINTR yields an empty result; ETERM is thrown so the owning loop can stop.
+    /// An error condition counts as readable, so the next read reports it. EINTR yields an empty result; ETERM is thrown so the owning loop can stop.
     public mutating func poll(timeoutMilliseconds: Int) throws(ZMQError) -> [Bool] {
         let count = Int32(items.count)
         let rc = items.withUnsafeMutableBufferPointer { zmq_poll($0.baseAddress, count, timeoutMilliseconds) }
@@ -31,6 +31,8 @@ public struct Poller {
             if error.isInterrupted { return Array(repeating: false, count: items.count) }
             throw error
         }
-        return items.map { ($0.revents & Int16(ZMQ_POLLIN)) != 0 }
+        // A file descriptor at end of input (a closed pipe) reports POLLHUP, which zmq_poll maps
+        // to ZMQ_POLLERR without ZMQ_POLLIN; count it as readable so the owner reads the EOF.
+        return items.map { ($0.revents & Int16(ZMQ_POLLIN | ZMQ_POLLERR)) != 0 }
     }
 }

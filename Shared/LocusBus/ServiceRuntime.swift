@@ -139,8 +139,10 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         values["dropped"] = publisher.dropped
         values["gaps"] = sequences.missing
         for (key, value) in logic.healthCounters { values[key] = value }
+        var detail = logic.healthDetail ?? [:]
+        detail["pid"] = String(getpid())
         let health = Health(service: settings.service, state: logic.healthState, uptime: now - started,
-                            counters: values, detail: logic.healthDetail)
+                            counters: values, detail: detail)
         return Outbound(topic: Topic.health(settings.service), body: .health(health), t: now)
     }
 

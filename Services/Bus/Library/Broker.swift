@@ -149,7 +149,8 @@ public final class Broker {
         // Degraded while losses are recent: drops since the previous report, or a full cache.
         let state: HealthState = dropped > droppedAtLastHealth || cache.refused > 0 ? .degraded : .ok
         droppedAtLastHealth = dropped
-        let health = Health(service: "bus", state: state, uptime: now - started, counters: values)
+        let detail = ["pid": String(getpid()), "pub": configuration.pubEndpoint, "sub": configuration.subEndpoint]
+        let health = Health(service: "bus", state: state, uptime: now - started, counters: values, detail: detail)
         publish(.health(health), topic: Topic.health("bus"), on: backend, now: now)
     }
 

@@ -40,7 +40,7 @@ enum BusBench {
         }
         let bestRaw = raw.max() ?? 0
         let bestLocus = locus.max() ?? 0
-        print("| bus (\(body.count)-byte location bodies, \(count) msgs, best of \(rounds)) | messages/s | lost |")
+        print("| bus (\(body.count)-byte location bodies on a cached topic, \(count) msgs, best of \(rounds)) | messages/s | lost |")
         print("|---|---:|---:|")
         print("| raw libzmq XSUB/XPUB proxy | \(Int(bestRaw)) | \(lost.raw) |")
         print("| locus-bus (cache, counters, framing checks) | \(Int(bestLocus)) | \(lost.locus) |")
@@ -89,7 +89,7 @@ enum BusBench {
             let subscriber = try ZMQSocket(context: context, type: .sub)
             try subscriber.setOption(ZMQ_RCVHWM, 0)
             try subscriber.connect(subEndpoint)
-            try subscriber.subscribe("bench.")
+            try subscriber.subscribe("location.raw.bench")
             let go = DispatchSemaphore(value: 0)
             let probing = ManagedFlag()
             let publisherThread = Thread {
@@ -99,7 +99,7 @@ enum BusBench {
             // Wait until a probe arrives: the path publisher → broker → subscriber is live.
             while true {
                 guard let frames = try subscriber.receiveMultipart() else { continue }
-                if frames.first == Array("bench.probe".utf8) { break }
+                if frames.first == Array("location.raw.bench-probe".utf8) { break }
             }
             probing.clear()
             go.signal()
@@ -110,7 +110,7 @@ enum BusBench {
             while received < count {
                 guard try poller.poll(timeoutMilliseconds: 3000)[0] else { break }
                 while received < count, let frames = try subscriber.receiveMultipart(dontWait: true) {
-                    guard frames.first == Array("bench.data".utf8) else { continue }
+                    guard frames.first == Array("location.raw.bench".utf8) else { continue }
                     if received == 0 { first = Date().timeIntervalSince1970 }
                     received += 1
                 }
@@ -134,11 +134,11 @@ enum BusBench {
             try socket.setOption(ZMQ_SNDHWM, 0)
             try socket.connect(endpoint)
             while probing.isSet {
-                try socket.send(topic: "bench.probe", body: Array("{}".utf8))
+                try socket.send(topic: "location.raw.bench-probe", body: Array("{}".utf8))
                 usleep(5_000)
             }
             go.wait()
-            let topic = Array("bench.data".utf8)
+            let topic = Array("location.raw.bench".utf8)
             for _ in 0..<count {
                 try socket.send(topic, more: true)
                 try socket.send(body)

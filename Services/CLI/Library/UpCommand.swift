@@ -44,7 +44,9 @@ enum UpCommand {
         do {
             for service in services {
                 try supervisor.start(.init(name: service, executable: directory + "/" + service, arguments: []))
-                if service == "locus-bus" && !waitForBus(endpoints.sub, log: log) { return 1 }
+                if service == "locus-bus" && !waitForBus(endpoints.sub, log: log) {
+                    log.warn("starting the other services anyway; they connect when the bus is up")
+                }
             }
             for (index, line) in options.strings("--provider").enumerated() {
                 let words = line.split(separator: " ").map(String.init)
@@ -72,9 +74,13 @@ enum UpCommand {
             let deadline = Date().timeIntervalSince1970 + timeoutSeconds
             while Date().timeIntervalSince1970 < deadline {
                 let remaining = deadline - Date().timeIntervalSince1970
-                if try poller.poll(timeoutMilliseconds: max(1, Int(remaining * 1000)))[0],
-                   case .message = try subscriber.receive(dontWait: true) {
-                    return true
+                guard try poller.poll(timeoutMilliseconds: max(1, Int(remaining * 1000)))[0] else { continue }
+                while let received = try subscriber.receive(dontWait: true) {
+                    switch received {
+                    case .message: return true
+                    case .duplicate: continue
+                    case let .rejected(_, error): log.warn("unexpected message from the bus: \(error.message)")
+                    }
                 }
             }
         } catch {
