@@ -6,11 +6,11 @@
 /// entries, which are contiguous). Keys hash by one multiplication and probe linearly,
 /// with no SipHash or generic dictionary machinery. Cells are never deleted one by one;
 /// cells left empty are dropped when the table grows.
-struct CellTable: Sendable {
+struct CellTable<ID: Hashable & Sendable>: Sendable {
     private struct Bucket: Sendable {
         /// The cell key plus one; 0 marks an empty bucket.
         var storedKey: UInt64 = 0
-        var entries: [CellEntry] = []
+        var entries: [CellEntry<ID>] = []
     }
 
     private var buckets = [Bucket](repeating: Bucket(), count: 64)
@@ -40,7 +40,7 @@ struct CellTable: Sendable {
 
     /// Calls `body` with the entries of cell `key` (not at all when it has none).
     @inline(__always)
-    func withEntries(_ key: UInt64, _ body: (UnsafeBufferPointer<CellEntry>) -> Void) {
+    func withEntries(_ key: UInt64, _ body: (UnsafeBufferPointer<CellEntry<ID>>) -> Void) {
         guard let index = find(key) else { return }
         buckets.withUnsafeBufferPointer { buckets in
             buckets[index].entries.withUnsafeBufferPointer(body)
@@ -48,7 +48,7 @@ struct CellTable: Sendable {
     }
 
     /// Files `entry` in cell `key`.
-    mutating func append(_ entry: CellEntry, to key: UInt64) {
+    mutating func append(_ entry: CellEntry<ID>, to key: UInt64) {
         if let index = find(key) {
             buckets[index].entries.append(entry)
             return
@@ -62,9 +62,9 @@ struct CellTable: Sendable {
         used += 1
     }
 
-    /// Removes the entry for `slot` from cell `key`, if it is there.
-    mutating func remove(slot: Int32, from key: UInt64) {
-        guard let index = find(key), let position = buckets[index].entries.firstIndex(where: { $0.slot == slot }) else { return }
+    /// Removes the entry for `id` from cell `key`, if it is there.
+    mutating func remove(_ id: ID, from key: UInt64) {
+        guard let index = find(key), let position = buckets[index].entries.firstIndex(where: { $0.id == id }) else { return }
         buckets[index].entries.swapAt(position, buckets[index].entries.count - 1)
         buckets[index].entries.removeLast()
     }
@@ -84,4 +84,10 @@ struct CellTable: Sendable {
             buckets[index] = bucket
         }
     }
+}
+
+/// One box filed in one cell, with its id, so a query reads nothing else.
+struct CellEntry<ID: Hashable & Sendable>: Sendable {
+    var box: BoundingBox
+    var id: ID
 }

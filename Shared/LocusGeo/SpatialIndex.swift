@@ -2,29 +2,24 @@
 ///
 /// A hierarchical uniform grid: level k has square cells of `baseCellDegrees · 4^k`
 /// degrees, and each box is filed in the finest level whose cells are at least half as
-/// big as the box's larger side, so it touches at most 3 × 3 cells. (Steps of 4 rather
-/// than 2 halve the levels a query visits; at fleet scale each visit is a cache miss,
-/// which costs more than the few extra boxes a coarser cell holds.) A query looks up one cell in each
-/// level that holds anything, so its cost depends on how many boxes are near the point,
-/// never on how many are elsewhere. Boxes crossing the antimeridian are filed under both
-/// longitude ranges; boxes around a pole span all longitudes and land in a coarse level.
+/// big as the box's larger side, so it touches at most 3 × 3 cells. A query looks up one
+/// cell in each level that holds anything, so its cost depends on how many boxes are near
+/// the point, never on how many are elsewhere. Boxes crossing the antimeridian are filed
+/// under both longitude ranges; boxes around a pole span all longitudes and land in a
+/// coarse level.
 ///
-/// Each cell keeps its entries (a copy of the box, for locality, and the box's slot) in one
-/// contiguous array, reached through `CellTable`; a query allocates nothing.
+/// Levels step by 4 rather than 2 because at fleet scale every level visited is a cache
+/// miss, which costs more than the few extra boxes a coarser cell holds. Each cell keeps
+/// its entries (a copy of the box and the id) in one contiguous array, reached through
+/// `CellTable`, so a query reads nothing else and allocates nothing.
 public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     /// Cell size of the finest level in degrees (2^-10°, about 110 m of latitude).
     public static var baseCellDegrees: Double { 1.0 / 1024 }
 
-    // Per stored box ("slot").
-    private var ids: [ID?] = []
-    private var slotBoxes: [BoundingBox] = []
-    private var slotLevels: [UInt8] = []
-    private var slotOf: [ID: Int32] = [:]
-    private var freeSlots: [Int32] = []
-
-    // Per cell: the boxes filed there, contiguous so a query reads them in one sweep.
-    private var cells = CellTable()
-
+    /// Each stored id's box and grid level, to find its cells again on removal.
+    private var filed: [ID: (box: BoundingBox, level: Int)] = [:]
+    /// Per cell: the boxes filed there, contiguous so a query reads them in one sweep.
+    private var cells = CellTable<ID>()
     private var boxesPerLevel = [Int](repeating: 0, count: GridLevels.count)
     /// Levels holding at least one box, finest first: the only ones a query visits.
     private var activeLevels: [Int] = []
@@ -32,27 +27,15 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     public init() {}
 
     /// How many boxes are stored.
-    public var count: Int { slotOf.count }
+    public var count: Int { filed.count }
 
     /// Files `id` under `box`; an id already present is moved to the new box.
     public mutating func insert(_ id: ID, box: BoundingBox) {
         remove(id)
-        let slot: Int32
-        if let free = freeSlots.popLast() {
-            slot = free
-            ids[Int(slot)] = id
-            slotBoxes[Int(slot)] = box
-        } else {
-            slot = Int32(ids.count)
-            ids.append(id)
-            slotBoxes.append(box)
-            slotLevels.append(0)
-        }
         let level = GridLevels.level(for: box)
-        slotLevels[Int(slot)] = UInt8(level)
-        slotOf[id] = slot
+        filed[id] = (box, level)
         for key in GridLevels.cellKeys(for: box, level: level) {
-            cells.append(CellEntry(box: box, slot: slot), to: key)
+            cells.append(CellEntry(box: box, id: id), to: key)
         }
         boxesPerLevel[level] += 1
         if boxesPerLevel[level] == 1 { refreshActiveLevels() }
@@ -60,20 +43,17 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
 
     /// Forgets `id`; nothing happens if it is absent.
     public mutating func remove(_ id: ID) {
-        guard let slot = slotOf.removeValue(forKey: id) else { return }
-        let level = Int(slotLevels[Int(slot)])
-        for key in GridLevels.cellKeys(for: slotBoxes[Int(slot)], level: level) {
-            cells.remove(slot: slot, from: key)
+        guard let (box, level) = filed.removeValue(forKey: id) else { return }
+        for key in GridLevels.cellKeys(for: box, level: level) {
+            cells.remove(id, from: key)
         }
-        ids[Int(slot)] = nil
-        freeSlots.append(slot)
         boxesPerLevel[level] -= 1
         if boxesPerLevel[level] == 0 { refreshActiveLevels() }
     }
 
     /// The box filed for `id`, if any.
     public func box(for id: ID) -> BoundingBox? {
-        slotOf[id].map { slotBoxes[Int($0)] }
+        filed[id]?.box
     }
 
     /// Ids whose box contains `p`: a superset of the shapes containing `p`, none missed.
@@ -88,9 +68,7 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     public func candidates(containing p: Coordinate, into result: inout [ID]) {
         for level in activeLevels {
             cells.withEntries(GridLevels.cellKey(level: level, lat: p.lat, lon: p.lon)) { entries in
-                for entry in entries where entry.box.contains(p) {
-                    if let id = ids[Int(entry.slot)] { result.append(id) }
-                }
+                for entry in entries where entry.box.contains(p) { result.append(entry.id) }
             }
         }
     }
@@ -99,9 +77,9 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     /// once): the shapes a fix with that uncertainty might touch, for hysteresis margins.
     public func candidates(near p: Coordinate, withinMeters: Double, into result: inout [ID]) {
         let query = BoundingBox(minLat: p.lat, minLon: p.lon, maxLat: p.lat, maxLon: p.lon).expanded(byMeters: withinMeters)
-        var seen = Set<Int32>()
-        func visit(_ slot: Int32) {
-            guard slotBoxes[Int(slot)].intersects(query), let id = ids[Int(slot)], seen.insert(slot).inserted else { return }
+        var seen = Set<ID>()
+        func visit(_ id: ID, _ box: BoundingBox) {
+            guard box.intersects(query), seen.insert(id).inserted else { return }
             result.append(id)
         }
         for level in activeLevels {
@@ -109,14 +87,14 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
             let cellCount = ranges.reduce(0) { $0 + $1.x.count * $1.y.count }
             if cellCount > count {
                 // Scanning every box of the level is cheaper than visiting that many cells.
-                for slot in slotLevels.indices where Int(slotLevels[slot]) == level && ids[slot] != nil { visit(Int32(slot)) }
+                for (id, entry) in filed where entry.level == level { visit(id, entry.box) }
                 continue
             }
             for range in ranges {
                 for iy in range.y {
                     for ix in range.x {
                         cells.withEntries(GridLevels.pack(level: level, ix: ix, iy: iy)) { entries in
-                            for entry in entries { visit(entry.slot) }
+                            for entry in entries { visit(entry.id, entry.box) }
                         }
                     }
                 }
@@ -127,12 +105,6 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     private mutating func refreshActiveLevels() {
         activeLevels = (0..<GridLevels.count).filter { boxesPerLevel[$0] > 0 }
     }
-}
-
-/// One box filed in one cell.
-struct CellEntry: Sendable {
-    var box: BoundingBox
-    var slot: Int32
 }
 
 /// The geometry of the grid levels: cell sizes, which level a box belongs to, cell keys.
