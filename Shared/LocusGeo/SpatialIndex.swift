@@ -68,7 +68,7 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     public func candidates(containing p: Coordinate, into result: inout [ID]) {
         for level in activeLevels {
             cells.withEntries(GridLevels.cellKey(level: level, lat: p.lat, lon: p.lon)) { entries in
-                for entry in entries where entry.box.contains(p) { result.append(entry.id) }
+                for entry in entries where entry.box.containsWithoutBranches(p) { result.append(entry.id) }
             }
         }
     }
@@ -175,5 +175,19 @@ enum GridLevels {
             keys = Array(Set(keys))  // both halves can share a cell at coarse levels
         }
         return keys
+    }
+}
+
+extension BoundingBox {
+    /// `contains(p)` computed with bitwise rather than short-circuit logic: the index tests
+    /// many boxes per query and most fail on some comparison, so unpredictable branches
+    /// would cost more than doing every comparison.
+    @inline(__always)
+    func containsWithoutBranches(_ p: Coordinate) -> Bool {
+        let latOK = UInt8(p.lat >= minLat ? 1 : 0) & UInt8(p.lat <= maxLat ? 1 : 0)
+        let east = UInt8(p.lon >= minLon ? 1 : 0), west = UInt8(p.lon <= maxLon ? 1 : 0)
+        let wraps = UInt8(minLon > maxLon ? 1 : 0)
+        let lonOK = (east & west) | (wraps & (east | west))
+        return latOK & lonOK != 0
     }
 }
