@@ -3,9 +3,9 @@
 /// `SpatialIndex` does one lookup per grid level for every query, and at fleet scale those
 /// lookups are cache misses, so the layout is chosen for that: each bucket holds the key
 /// and the cell's entry array side by side (one miss to find the cell, one to read its
-/// entries, which are contiguous). Keys hash by one multiplication and probe linearly,
-/// with no SipHash or generic dictionary machinery. Cells are never deleted one by one;
-/// cells left empty are dropped when the table grows.
+/// entries, which are contiguous and sorted by southern edge). Keys hash by one
+/// multiplication and probe linearly, with no SipHash or generic dictionary machinery.
+/// Cells are never deleted one by one; cells left empty are dropped when the table grows.
 struct CellTable<ID: Hashable & Sendable>: Sendable {
     private struct Bucket: Sendable {
         /// The cell key plus one; 0 marks an empty bucket.
@@ -47,10 +47,12 @@ struct CellTable<ID: Hashable & Sendable>: Sendable {
         }
     }
 
-    /// Files `entry` in cell `key`.
-    mutating func append(_ entry: CellEntry<ID>, to key: UInt64) {
+    /// Files `entry` in cell `key`, keeping the cell's entries sorted by `box.minLat` so a
+    /// query can stop at the first box that starts north of its point.
+    mutating func insert(_ entry: CellEntry<ID>, into key: UInt64) {
         if let index = find(key) {
-            buckets[index].entries.append(entry)
+            let position = buckets[index].entries.firstIndex { $0.box.minLat > entry.box.minLat } ?? buckets[index].entries.count
+            buckets[index].entries.insert(entry, at: position)
             return
         }
         if (used + 1) * 2 > buckets.count { grow() }
@@ -65,8 +67,7 @@ struct CellTable<ID: Hashable & Sendable>: Sendable {
     /// Removes the entry for `id` from cell `key`, if it is there.
     mutating func remove(_ id: ID, from key: UInt64) {
         guard let index = find(key), let position = buckets[index].entries.firstIndex(where: { $0.id == id }) else { return }
-        buckets[index].entries.swapAt(position, buckets[index].entries.count - 1)
-        buckets[index].entries.removeLast()
+        buckets[index].entries.remove(at: position)
     }
 
     /// Rehashes the non-empty cells into a table at most a quarter full.

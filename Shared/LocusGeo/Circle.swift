@@ -93,10 +93,11 @@ public struct Circle: Sendable, Hashable {
         let sinMean = sinCenterPhi * cosH + cosCenterPhi * sinH
         let cosMean = cosCenterPhi * cosH - sinCenterPhi * sinH
         let w = 1 - WGS84.eccentricitySquared * sinMean * sinMean
+        let inverseW = 1 / w
         let east = deltaLon * radians * cosMean * WGS84.semiMajorAxisMeters
-        let north = deltaPhi * WGS84.semiMajorAxisMeters * (1 - WGS84.eccentricitySquared) / w
+        let north = deltaPhi * WGS84.semiMajorAxisMeters * (1 - WGS84.eccentricitySquared) * inverseW
         // (Δλ N cos φm)² + (Δφ M)² with N² = a²/w and M² = a²(1 − e²)²/w³.
-        return (east * east + north * north) / w
+        return (east * east + north * north) * inverseW
     }
 
     /// Latitude reach is exact (the nearest point of a parallel lies along the meridian);

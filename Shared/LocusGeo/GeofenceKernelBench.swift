@@ -31,14 +31,12 @@ public enum GeofenceKernelBench {
         let queries = (0..<points).map { _ in randomPoint() }
 
         var hits = 0
-        var found: [Int] = []
-        found.reserveCapacity(64)
         let start = threadCPUSeconds()
         shapes.withUnsafeBufferPointer { shapes in
             for point in queries {
-                found.removeAll(keepingCapacity: true)
-                index.candidates(containing: point, into: &found)
-                for number in found where shapes[number].contains(point) { hits += 1 }
+                index.forEachCandidate(containing: point) { number in
+                    if shapes[number].contains(point) { hits += 1 }
+                }
             }
         }
         let seconds = threadCPUSeconds() - start

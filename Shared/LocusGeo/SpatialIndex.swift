@@ -35,7 +35,7 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
         let level = GridLevels.level(for: box)
         filed[id] = (box, level)
         for key in GridLevels.cellKeys(for: box, level: level) {
-            cells.append(CellEntry(box: box, id: id), to: key)
+            cells.insert(CellEntry(box: box, id: id), into: key)
         }
         boxesPerLevel[level] += 1
         if boxesPerLevel[level] == 1 { refreshActiveLevels() }
@@ -66,9 +66,19 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     /// Appends to `result` the ids whose box contains `p`, without allocating when
     /// `result` has capacity (clear and reuse it across queries on hot paths).
     public func candidates(containing p: Coordinate, into result: inout [ID]) {
+        forEachCandidate(containing: p) { result.append($0) }
+    }
+
+    /// Calls `body` with each id whose box contains `p` (each once), with no array in
+    /// between: the cheapest form for a hot loop that tests each candidate's shape.
+    @inline(__always)
+    public func forEachCandidate(containing p: Coordinate, _ body: (ID) -> Void) {
         for level in activeLevels {
             cells.withEntries(GridLevels.cellKey(level: level, lat: p.lat, lon: p.lon)) { entries in
-                for entry in entries where entry.box.containsWithoutBranches(p) { result.append(entry.id) }
+                for entry in entries {
+                    if entry.box.minLat > p.lat { break }  // entries are sorted by southern edge
+                    if entry.box.containsWithoutBranches(p) { body(entry.id) }
+                }
             }
         }
     }
