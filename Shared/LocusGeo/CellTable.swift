@@ -6,25 +6,31 @@
 /// entries, which are contiguous and sorted by southern edge). Keys hash by one
 /// multiplication and probe linearly, with no SipHash or generic dictionary machinery.
 /// Cells are never deleted one by one; cells left empty are dropped when the table grows.
+@usableFromInline
 struct CellTable<ID: Hashable & Sendable>: Sendable {
-    private struct Bucket: Sendable {
+    @usableFromInline
+    struct Bucket: Sendable {
         /// The cell key plus one; 0 marks an empty bucket.
-        var storedKey: UInt64 = 0
-        var entries: [CellEntry<ID>] = []
+        @usableFromInline var storedKey: UInt64 = 0
+        @usableFromInline var entries: [CellEntry<ID>] = []
+
+        @usableFromInline init() {}
     }
 
-    private var buckets = [Bucket](repeating: Bucket(), count: 64)
+    @usableFromInline var buckets = [Bucket](repeating: Bucket(), count: 64)
     private var used = 0
-    private var shift: UInt64 = 64 - 6
+    @usableFromInline var shift: UInt64 = 64 - 6
 
-    @inline(__always)
-    private func home(_ key: UInt64) -> Int {
+    init() {}
+
+    @inlinable @inline(__always)
+    func home(_ key: UInt64) -> Int {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
     }
 
     /// The bucket holding `key`, or nil.
-    @inline(__always)
-    private func find(_ key: UInt64) -> Int? {
+    @inlinable @inline(__always)
+    func find(_ key: UInt64) -> Int? {
         let stored = key &+ 1
         let mask = buckets.count - 1
         var index = home(key)
@@ -39,7 +45,7 @@ struct CellTable<ID: Hashable & Sendable>: Sendable {
     }
 
     /// Calls `body` with the entries of cell `key` (not at all when it has none).
-    @inline(__always)
+    @inlinable @inline(__always)
     func withEntries(_ key: UInt64, _ body: (UnsafeBufferPointer<CellEntry<ID>>) -> Void) {
         guard let index = find(key) else { return }
         buckets.withUnsafeBufferPointer { buckets in
@@ -88,7 +94,13 @@ struct CellTable<ID: Hashable & Sendable>: Sendable {
 }
 
 /// One box filed in one cell, with its id, so a query reads nothing else.
+@usableFromInline
 struct CellEntry<ID: Hashable & Sendable>: Sendable {
-    var box: BoundingBox
-    var id: ID
+    @usableFromInline var box: BoundingBox
+    @usableFromInline var id: ID
+
+    init(box: BoundingBox, id: ID) {
+        self.box = box
+        self.id = id
+    }
 }

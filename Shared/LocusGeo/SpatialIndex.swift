@@ -19,10 +19,10 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     /// Each stored id's box and grid level, to find its cells again on removal.
     private var filed: [ID: (box: BoundingBox, level: Int)] = [:]
     /// Per cell: the boxes filed there, contiguous so a query reads them in one sweep.
-    private var cells = CellTable<ID>()
+    @usableFromInline var cells = CellTable<ID>()
     private var boxesPerLevel = [Int](repeating: 0, count: GridLevels.count)
     /// Levels holding at least one box, finest first: the only ones a query visits.
-    private var activeLevels: [Int] = []
+    @usableFromInline var activeLevels: [Int] = []
 
     public init() {}
 
@@ -57,6 +57,7 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     }
 
     /// Ids whose box contains `p`: a superset of the shapes containing `p`, none missed.
+    @inlinable
     public func candidates(containing p: Coordinate) -> [ID] {
         var result: [ID] = []
         candidates(containing: p, into: &result)
@@ -65,13 +66,14 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
 
     /// Appends to `result` the ids whose box contains `p`, without allocating when
     /// `result` has capacity (clear and reuse it across queries on hot paths).
+    @inlinable
     public func candidates(containing p: Coordinate, into result: inout [ID]) {
         forEachCandidate(containing: p) { result.append($0) }
     }
 
     /// Calls `body` with each id whose box contains `p` (each once), with no array in
     /// between: the cheapest form for a hot loop that tests each candidate's shape.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func forEachCandidate(containing p: Coordinate, _ body: (ID) -> Void) {
         for level in activeLevels {
             cells.withEntries(GridLevels.cellKey(level: level, lat: p.lat, lon: p.lon)) { entries in
@@ -118,6 +120,7 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
 }
 
 /// The geometry of the grid levels: cell sizes, which level a box belongs to, cell keys.
+@usableFromInline
 enum GridLevels {
     /// Levels up to cells of 1024°, which hold any box in a single cell.
     static let count = 11
@@ -129,9 +132,9 @@ enum GridLevels {
     }
 
     /// Cells per degree at each level (exact powers of two, so the multiplication is exact).
-    static let inverseCell: [Double] = (0..<count).map { 1 / cellDegrees(level: $0) }
-    static let columns: [Int] = (0..<count).map { Int((360 / cellDegrees(level: $0)).rounded(.up)) }
-    static let rows: [Int] = (0..<count).map { Int((180 / cellDegrees(level: $0)).rounded(.up)) }
+    @usableFromInline static let inverseCell: [Double] = (0..<count).map { 1 / cellDegrees(level: $0) }
+    @usableFromInline static let columns: [Int] = (0..<count).map { Int((360 / cellDegrees(level: $0)).rounded(.up)) }
+    @usableFromInline static let rows: [Int] = (0..<count).map { Int((180 / cellDegrees(level: $0)).rounded(.up)) }
 
     static func level(for box: BoundingBox) -> Int {
         let latSpan = box.maxLat - box.minLat
@@ -142,25 +145,25 @@ enum GridLevels {
         return level
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func column(_ lon: Double, level: Int) -> Int {
         // lon + 180 ≥ 0, so truncation is the floor; clamp +180 and stray values.
         let index = Int((lon + 180) * inverseCell[level])
         return min(max(index, 0), columns[level] - 1)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func row(_ lat: Double, level: Int) -> Int {
         let index = Int((lat + 90) * inverseCell[level])
         return min(max(index, 0), rows[level] - 1)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func pack(level: Int, ix: Int, iy: Int) -> UInt64 {
         (UInt64(truncatingIfNeeded: level) &<< 58) | (UInt64(truncatingIfNeeded: iy) &<< 29) | UInt64(truncatingIfNeeded: ix)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func cellKey(level: Int, lat: Double, lon: Double) -> UInt64 {
         pack(level: level, ix: column(lon, level: level), iy: row(lat, level: level))
     }
@@ -192,7 +195,7 @@ extension BoundingBox {
     /// `contains(p)` computed with bitwise rather than short-circuit logic: the index tests
     /// many boxes per query and most fail on some comparison, so unpredictable branches
     /// would cost more than doing every comparison.
-    @inline(__always)
+    @inlinable @inline(__always)
     func containsWithoutBranches(_ p: Coordinate) -> Bool {
         let latOK = UInt8(p.lat >= minLat ? 1 : 0) & UInt8(p.lat <= maxLat ? 1 : 0)
         let east = UInt8(p.lon >= minLon ? 1 : 0), west = UInt8(p.lon <= maxLon ? 1 : 0)
