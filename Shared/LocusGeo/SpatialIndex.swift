@@ -158,6 +158,9 @@ enum GridLevels {
         return min(max(index, 0), rows[level] - 1)
     }
 
+    /// Wrapping shifts on purpose: with Swift 6.3.1 at -O, the smart-shift spelling
+    /// `UInt64(level) << 58 | UInt64(iy) << 29 | UInt64(ix)` inside a nested loop dropped
+    /// the high bits of every other key (reproduced in a ten-line program).
     @inlinable @inline(__always)
     static func pack(level: Int, ix: Int, iy: Int) -> UInt64 {
         (UInt64(truncatingIfNeeded: level) &<< 58) | (UInt64(truncatingIfNeeded: iy) &<< 29) | UInt64(truncatingIfNeeded: ix)
