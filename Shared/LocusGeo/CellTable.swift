@@ -1,69 +1,106 @@
-/// An open-addressing hash map from a grid cell key to the head of that cell's entry list.
+/// An open-addressing hash table from a grid cell key to the boxes filed in that cell.
 ///
-/// `SpatialIndex` does one lookup per grid level for every query, so this avoids what a
-/// `Dictionary<UInt64, [Int32]>` costs there (SipHash, a retained array per lookup): keys
-/// are hashed by one multiplication and probed linearly in flat arrays. Cells are never
-/// deleted one by one; emptied cells keep head −1 and are dropped on the next resize.
-struct CellTable: Sendable {
-    /// Stored keys plus one, so that 0 marks an empty bucket.
-    private var keys: [UInt64]
-    private var heads: [Int32]
-    private var used = 0
-    private var shift: UInt64
+/// `SpatialIndex` does one lookup per grid level for every query, and at fleet scale those
+/// lookups are cache misses, so the layout is chosen for that: each bucket holds the key
+/// and the cell's entry array side by side (one miss to find the cell, one to read its
+/// entries, which are contiguous and sorted by southern edge). Keys hash by one
+/// multiplication and probe linearly, with no SipHash or generic dictionary machinery.
+/// Cells are never deleted one by one; cells left empty are dropped when the table grows.
+@usableFromInline
+struct CellTable<ID: Hashable & Sendable>: Sendable {
+    @usableFromInline
+    struct Bucket: Sendable {
+        /// The cell key plus one; 0 marks an empty bucket.
+        @usableFromInline var storedKey: UInt64 = 0
+        @usableFromInline var entries: [CellEntry<ID>] = []
 
-    init() {
-        keys = [UInt64](repeating: 0, count: 64)
-        heads = [Int32](repeating: -1, count: 64)
-        shift = 64 - 6
+        @usableFromInline init() {}
     }
 
-    @inline(__always)
-    private func bucket(_ key: UInt64) -> Int {
+    @usableFromInline var buckets = [Bucket](repeating: Bucket(), count: 64)
+    private var used = 0
+    @usableFromInline var shift: UInt64 = 64 - 6
+
+    init() {}
+
+    @inlinable @inline(__always)
+    func home(_ key: UInt64) -> Int {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
     }
 
-    /// The head entry of `key`'s list, or −1.
-    @inline(__always)
-    func head(_ key: UInt64) -> Int32 {
+    /// The bucket holding `key`, or nil.
+    @inlinable @inline(__always)
+    func find(_ key: UInt64) -> Int? {
         let stored = key &+ 1
-        let mask = keys.count - 1
-        var index = bucket(key)
-        return keys.withUnsafeBufferPointer { keys in
+        let mask = buckets.count - 1
+        var index = home(key)
+        return buckets.withUnsafeBufferPointer { buckets in
             while true {
-                let found = keys[index]
-                if found == stored { return heads[index] }
-                if found == 0 { return -1 }
+                let found = buckets[index].storedKey
+                if found == stored { return index }
+                if found == 0 { return nil }
                 index = (index + 1) & mask
             }
         }
     }
 
-    /// Sets the head entry of `key`'s list, adding the cell if needed.
-    mutating func setHead(_ key: UInt64, _ head: Int32) {
-        if (used + 1) * 2 > keys.count { resize() }
-        let stored = key &+ 1
-        let mask = keys.count - 1
-        var index = bucket(key)
-        while keys[index] != 0 && keys[index] != stored { index = (index + 1) & mask }
-        if keys[index] == 0 {
-            keys[index] = stored
-            used += 1
+    /// Calls `body` with the entries of cell `key` (not at all when it has none).
+    @inlinable @inline(__always)
+    func withEntries(_ key: UInt64, _ body: (UnsafeBufferPointer<CellEntry<ID>>) -> Void) {
+        guard let index = find(key) else { return }
+        buckets.withUnsafeBufferPointer { buckets in
+            buckets[index].entries.withUnsafeBufferPointer(body)
         }
-        heads[index] = head
     }
 
-    /// Rebuilds with room for the live cells (those with entries) at most a quarter full.
-    private mutating func resize() {
-        var live: [(UInt64, Int32)] = []
-        for index in keys.indices where keys[index] != 0 && heads[index] >= 0 {
-            live.append((keys[index] &- 1, heads[index]))
+    /// Files `entry` in cell `key`, keeping the cell's entries sorted by `box.minLat` so a
+    /// query can stop at the first box that starts north of its point.
+    mutating func insert(_ entry: CellEntry<ID>, into key: UInt64) {
+        if let index = find(key) {
+            let position = buckets[index].entries.firstIndex { $0.box.minLat > entry.box.minLat } ?? buckets[index].entries.count
+            buckets[index].entries.insert(entry, at: position)
+            return
         }
+        if (used + 1) * 2 > buckets.count { grow() }
+        let mask = buckets.count - 1
+        var index = home(key)
+        while buckets[index].storedKey != 0 { index = (index + 1) & mask }
+        buckets[index].storedKey = key &+ 1
+        buckets[index].entries = [entry]
+        used += 1
+    }
+
+    /// Removes the entry for `id` from cell `key`, if it is there.
+    mutating func remove(_ id: ID, from key: UInt64) {
+        guard let index = find(key), let position = buckets[index].entries.firstIndex(where: { $0.id == id }) else { return }
+        buckets[index].entries.remove(at: position)
+    }
+
+    /// Rehashes the non-empty cells into a table at most a quarter full.
+    private mutating func grow() {
+        let live = buckets.filter { $0.storedKey != 0 && !$0.entries.isEmpty }
         var capacity = 64
         while capacity < live.count * 4 { capacity *= 2 }
-        keys = [UInt64](repeating: 0, count: capacity)
-        heads = [Int32](repeating: -1, count: capacity)
+        buckets = [Bucket](repeating: Bucket(), count: capacity)
         shift = UInt64(64 - capacity.trailingZeroBitCount)
-        used = 0
-        for (key, head) in live { setHead(key, head) }
+        used = live.count
+        let mask = capacity - 1
+        for bucket in live {
+            var index = home(bucket.storedKey &- 1)
+            while buckets[index].storedKey != 0 { index = (index + 1) & mask }
+            buckets[index] = bucket
+        }
+    }
+}
+
+/// One box filed in one cell, with its id, so a query reads nothing else.
+@usableFromInline
+struct CellEntry<ID: Hashable & Sendable>: Sendable {
+    @usableFromInline var box: BoundingBox
+    @usableFromInline var id: ID
+
+    init(box: BoundingBox, id: ID) {
+        self.box = box
+        self.id = id
     }
 }

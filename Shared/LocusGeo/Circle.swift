@@ -17,10 +17,12 @@ public struct Circle: Sendable, Hashable {
     public let boundingBox: BoundingBox
 
     /// The fast test's thresholds on the squared approximate distance: below `insideBelowSq`
-    /// the point is certainly inside, above `outsideAboveSq` certainly outside. Nil when the
-    /// approximation's bound does not apply to this circle.
-    private let fastThresholds: (insideBelowSq: Double, outsideAboveSq: Double)?
-    private let centerPhi: Double
+    /// the point is certainly inside, above `outsideAboveSq` certainly outside. Both are −1
+    /// (deciding nothing) when the approximation's bound does not apply to this circle.
+    /// Plain doubles rather than an optional pair keep the struct small: at fleet scale
+    /// each test is a cache miss on this struct.
+    private let insideBelowSq: Double
+    private let outsideAboveSq: Double
     private let sinCenterPhi: Double
     private let cosCenterPhi: Double
 
@@ -28,7 +30,7 @@ public struct Circle: Sendable, Hashable {
         let radius = radiusMeters.isNaN ? 0 : max(0, radiusMeters)
         self.center = center
         self.radiusMeters = radius
-        self.centerPhi = center.lat * Double.pi / 180
+        let centerPhi = center.lat * Double.pi / 180
         self.sinCenterPhi = sin(centerPhi)
         self.cosCenterPhi = cos(centerPhi)
         let box = Circle.boundingBox(center: center, radiusMeters: radius)
@@ -40,9 +42,11 @@ public struct Circle: Sendable, Hashable {
             let margin = FastDistance.errorBoundMeters(distanceMeters: radius, maxAbsLatitudeDegrees: poleward)
             let inner = max(0, radius - margin)
             let outer = radius + margin
-            fastThresholds = (inner * inner, outer * outer)
+            insideBelowSq = inner * inner
+            outsideAboveSq = outer * outer
         } else {
-            fastThresholds = nil
+            insideBelowSq = -1
+            outsideAboveSq = -1
         }
     }
 
@@ -60,10 +64,10 @@ public struct Circle: Sendable, Hashable {
     /// True when `p` is within `radiusMeters` of the centre along the ellipsoid (exact).
     public func contains(_ p: Coordinate) -> Bool {
         guard boundingBox.contains(p) else { return false }
-        if let thresholds = fastThresholds {
+        if outsideAboveSq >= 0 {
             let squared = approximateDistanceSquared(p)
-            if squared < thresholds.insideBelowSq { return true }
-            if squared > thresholds.outsideAboveSq { return false }
+            if squared < insideBelowSq { return true }
+            if squared > outsideAboveSq { return false }
         }
         return Geodesic.distance(center, p) <= radiusMeters
     }
@@ -80,7 +84,7 @@ public struct Circle: Sendable, Hashable {
     /// 1e-16, far inside the 1 µm slack of the error bound.
     private func approximateDistanceSquared(_ p: Coordinate) -> Double {
         let radians = Double.pi / 180
-        let deltaPhi = p.lat * radians - centerPhi
+        let deltaPhi = (p.lat - center.lat) * radians
         var deltaLon = p.lon - center.lon
         if deltaLon > 180 { deltaLon -= 360 } else if deltaLon < -180 { deltaLon += 360 }
         let h = deltaPhi / 2, h2 = h * h
@@ -89,10 +93,11 @@ public struct Circle: Sendable, Hashable {
         let sinMean = sinCenterPhi * cosH + cosCenterPhi * sinH
         let cosMean = cosCenterPhi * cosH - sinCenterPhi * sinH
         let w = 1 - WGS84.eccentricitySquared * sinMean * sinMean
+        let inverseW = 1 / w
         let east = deltaLon * radians * cosMean * WGS84.semiMajorAxisMeters
-        let north = deltaPhi * WGS84.semiMajorAxisMeters * (1 - WGS84.eccentricitySquared) / w
+        let north = deltaPhi * WGS84.semiMajorAxisMeters * (1 - WGS84.eccentricitySquared) * inverseW
         // (Δλ N cos φm)² + (Δφ M)² with N² = a²/w and M² = a²(1 − e²)²/w³.
-        return (east * east + north * north) / w
+        return (east * east + north * north) * inverseW
     }
 
     /// Latitude reach is exact (the nearest point of a parallel lies along the meridian);

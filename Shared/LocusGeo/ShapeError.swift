@@ -9,5 +9,9 @@ public struct ShapeError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    public init(message: String) {
+        self.message = message
+    }
+
     public var description: String { message }
 }

@@ -1,72 +1,41 @@
 /// Finds which of many boxes contain a point, for region monitoring at fleet scale.
 ///
-/// A hierarchical uniform grid: level k has square cells of `baseCellDegrees · 2^k`
+/// A hierarchical uniform grid: level k has square cells of `baseCellDegrees · 4^k`
 /// degrees, and each box is filed in the finest level whose cells are at least half as
-/// big as the box, so it touches at most 3 × 3 cells. A query looks up one cell in each
-/// level that holds anything, so its cost depends on how many boxes are near the point,
-/// never on how many are elsewhere. Boxes crossing the antimeridian are filed under both
-/// longitude ranges; boxes around a pole span all longitudes and land in a coarse level.
+/// big as the box's larger side, so it touches at most 3 × 3 cells. A query looks up one
+/// cell in each level that holds anything, so its cost depends on how many boxes are near
+/// the point, never on how many are elsewhere. Boxes crossing the antimeridian are filed
+/// under both longitude ranges; boxes around a pole span all longitudes and land in a
+/// coarse level.
 ///
-/// Each cell holds a linked list of entries in flat arrays (with a copy of the box, for
-/// locality), reached through `CellTable`; a query allocates nothing.
+/// Levels step by 4 rather than 2 because at fleet scale every level visited is a cache
+/// miss, which costs more than the few extra boxes a coarser cell holds. Each cell keeps
+/// its entries (a copy of the box and the id) in one contiguous array, reached through
+/// `CellTable`, so a query reads nothing else and allocates nothing.
 public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     /// Cell size of the finest level in degrees (2^-10°, about 110 m of latitude).
     public static var baseCellDegrees: Double { 1.0 / 1024 }
 
-    // Per stored box ("slot").
-    private var ids: [ID?] = []
-    private var slotBoxes: [BoundingBox] = []
-    private var slotLevels: [UInt8] = []
-    private var slotOf: [ID: Int32] = [:]
-    private var freeSlots: [Int32] = []
-
-    // Per (cell, box) pair ("entry"): singly linked lists, one per cell.
-    private var cells = CellTable()
-    private var entrySlot: [Int32] = []
-    private var entryNext: [Int32] = []
-    private var entryBox: [BoundingBox] = []
-    private var freeEntries: [Int32] = []
-
+    /// Each stored id's box and grid level, to find its cells again on removal.
+    private var filed: [ID: (box: BoundingBox, level: Int)] = [:]
+    /// Per cell: the boxes filed there, contiguous so a query reads them in one sweep.
+    @usableFromInline var cells = CellTable<ID>()
     private var boxesPerLevel = [Int](repeating: 0, count: GridLevels.count)
     /// Levels holding at least one box, finest first: the only ones a query visits.
-    private var activeLevels: [Int] = []
+    @usableFromInline var activeLevels: [Int] = []
 
     public init() {}
 
     /// How many boxes are stored.
-    public var count: Int { slotOf.count }
+    public var count: Int { filed.count }
 
     /// Files `id` under `box`; an id already present is moved to the new box.
     public mutating func insert(_ id: ID, box: BoundingBox) {
         remove(id)
-        let slot: Int32
-        if let free = freeSlots.popLast() {
-            slot = free
-            ids[Int(slot)] = id
-            slotBoxes[Int(slot)] = box
-        } else {
-            slot = Int32(ids.count)
-            ids.append(id)
-            slotBoxes.append(box)
-            slotLevels.append(0)
-        }
         let level = GridLevels.level(for: box)
-        slotLevels[Int(slot)] = UInt8(level)
-        slotOf[id] = slot
+        filed[id] = (box, level)
         for key in GridLevels.cellKeys(for: box, level: level) {
-            let entry: Int32
-            if let free = freeEntries.popLast() {
-                entry = free
-                entrySlot[Int(entry)] = slot
-                entryBox[Int(entry)] = box
-                entryNext[Int(entry)] = cells.head(key)
-            } else {
-                entry = Int32(entrySlot.count)
-                entrySlot.append(slot)
-                entryBox.append(box)
-                entryNext.append(cells.head(key))
-            }
-            cells.setHead(key, entry)
+            cells.insert(CellEntry(box: box, id: id), into: key)
         }
         boxesPerLevel[level] += 1
         if boxesPerLevel[level] == 1 { refreshActiveLevels() }
@@ -74,34 +43,21 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
 
     /// Forgets `id`; nothing happens if it is absent.
     public mutating func remove(_ id: ID) {
-        guard let slot = slotOf.removeValue(forKey: id) else { return }
-        let level = Int(slotLevels[Int(slot)])
-        for key in GridLevels.cellKeys(for: slotBoxes[Int(slot)], level: level) {
-            var previous: Int32 = -1
-            var entry = cells.head(key)
-            while entry >= 0 {
-                let next = entryNext[Int(entry)]
-                if entrySlot[Int(entry)] == slot {
-                    if previous < 0 { cells.setHead(key, next) } else { entryNext[Int(previous)] = next }
-                    freeEntries.append(entry)
-                    break
-                }
-                previous = entry
-                entry = next
-            }
+        guard let (box, level) = filed.removeValue(forKey: id) else { return }
+        for key in GridLevels.cellKeys(for: box, level: level) {
+            cells.remove(id, from: key)
         }
-        ids[Int(slot)] = nil
-        freeSlots.append(slot)
         boxesPerLevel[level] -= 1
         if boxesPerLevel[level] == 0 { refreshActiveLevels() }
     }
 
     /// The box filed for `id`, if any.
     public func box(for id: ID) -> BoundingBox? {
-        slotOf[id].map { slotBoxes[Int($0)] }
+        filed[id]?.box
     }
 
     /// Ids whose box contains `p`: a superset of the shapes containing `p`, none missed.
+    @inlinable
     public func candidates(containing p: Coordinate) -> [ID] {
         var result: [ID] = []
         candidates(containing: p, into: &result)
@@ -110,17 +66,20 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
 
     /// Appends to `result` the ids whose box contains `p`, without allocating when
     /// `result` has capacity (clear and reuse it across queries on hot paths).
+    @inlinable
     public func candidates(containing p: Coordinate, into result: inout [ID]) {
-        entryBox.withUnsafeBufferPointer { boxes in
-            entryNext.withUnsafeBufferPointer { next in
-                entrySlot.withUnsafeBufferPointer { slots in
-                    for level in activeLevels {
-                        var entry = cells.head(GridLevels.cellKey(level: level, lat: p.lat, lon: p.lon))
-                        while entry >= 0 {
-                            if boxes[Int(entry)].contains(p), let id = ids[Int(slots[Int(entry)])] { result.append(id) }
-                            entry = next[Int(entry)]
-                        }
-                    }
+        forEachCandidate(containing: p) { result.append($0) }
+    }
+
+    /// Calls `body` with each id whose box contains `p` (each once), with no array in
+    /// between: the cheapest form for a hot loop that tests each candidate's shape.
+    @inlinable @inline(__always)
+    public func forEachCandidate(containing p: Coordinate, _ body: (ID) -> Void) {
+        for level in activeLevels {
+            cells.withEntries(GridLevels.cellKey(level: level, lat: p.lat, lon: p.lon)) { entries in
+                for entry in entries {
+                    if entry.box.minLat > p.lat { break }  // entries are sorted by southern edge
+                    if entry.box.containsWithoutBranches(p) { body(entry.id) }
                 }
             }
         }
@@ -130,9 +89,9 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     /// once): the shapes a fix with that uncertainty might touch, for hysteresis margins.
     public func candidates(near p: Coordinate, withinMeters: Double, into result: inout [ID]) {
         let query = BoundingBox(minLat: p.lat, minLon: p.lon, maxLat: p.lat, maxLon: p.lon).expanded(byMeters: withinMeters)
-        var seen = Set<Int32>()
-        func visit(_ slot: Int32) {
-            guard slotBoxes[Int(slot)].intersects(query), let id = ids[Int(slot)], seen.insert(slot).inserted else { return }
+        var seen = Set<ID>()
+        func visit(_ id: ID, _ box: BoundingBox) {
+            guard box.intersects(query), seen.insert(id).inserted else { return }
             result.append(id)
         }
         for level in activeLevels {
@@ -140,16 +99,14 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
             let cellCount = ranges.reduce(0) { $0 + $1.x.count * $1.y.count }
             if cellCount > count {
                 // Scanning every box of the level is cheaper than visiting that many cells.
-                for slot in slotLevels.indices where Int(slotLevels[slot]) == level && ids[slot] != nil { visit(Int32(slot)) }
+                for (id, entry) in filed where entry.level == level { visit(id, entry.box) }
                 continue
             }
             for range in ranges {
                 for iy in range.y {
                     for ix in range.x {
-                        var entry = cells.head(GridLevels.pack(level: level, ix: ix, iy: iy))
-                        while entry >= 0 {
-                            visit(entrySlot[Int(entry)])
-                            entry = entryNext[Int(entry)]
+                        cells.withEntries(GridLevels.pack(level: level, ix: ix, iy: iy)) { entries in
+                            for entry in entries { visit(entry.id, entry.box) }
                         }
                     }
                 }
@@ -163,20 +120,21 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
 }
 
 /// The geometry of the grid levels: cell sizes, which level a box belongs to, cell keys.
+@usableFromInline
 enum GridLevels {
-    /// Levels up to cells of 512°, which hold any box in a single cell.
-    static let count = 20
+    /// Levels up to cells of 1024°, which hold any box in a single cell.
+    static let count = 11
     /// A box is filed where a cell is at least this fraction of its larger side.
     static let cellToBoxRatio = 0.5
 
     static func cellDegrees(level: Int) -> Double {
-        SpatialIndex<Int>.baseCellDegrees * Double(1 << level)
+        SpatialIndex<Int>.baseCellDegrees * Double(1 &<< (2 * level))
     }
 
     /// Cells per degree at each level (exact powers of two, so the multiplication is exact).
-    static let inverseCell: [Double] = (0..<count).map { 1 / cellDegrees(level: $0) }
-    static let columns: [Int] = (0..<count).map { Int((360 / cellDegrees(level: $0)).rounded(.up)) }
-    static let rows: [Int] = (0..<count).map { Int((180 / cellDegrees(level: $0)).rounded(.up)) }
+    @usableFromInline static let inverseCell: [Double] = (0..<count).map { 1 / cellDegrees(level: $0) }
+    @usableFromInline static let columns: [Int] = (0..<count).map { Int((360 / cellDegrees(level: $0)).rounded(.up)) }
+    @usableFromInline static let rows: [Int] = (0..<count).map { Int((180 / cellDegrees(level: $0)).rounded(.up)) }
 
     static func level(for box: BoundingBox) -> Int {
         let latSpan = box.maxLat - box.minLat
@@ -187,25 +145,28 @@ enum GridLevels {
         return level
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func column(_ lon: Double, level: Int) -> Int {
         // lon + 180 ≥ 0, so truncation is the floor; clamp +180 and stray values.
         let index = Int((lon + 180) * inverseCell[level])
         return min(max(index, 0), columns[level] - 1)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func row(_ lat: Double, level: Int) -> Int {
         let index = Int((lat + 90) * inverseCell[level])
         return min(max(index, 0), rows[level] - 1)
     }
 
-    @inline(__always)
+    /// Wrapping shifts on purpose: with Swift 6.3.1 at -O, the smart-shift spelling
+    /// `UInt64(level) << 58 | UInt64(iy) << 29 | UInt64(ix)` inside a nested loop dropped
+    /// the high bits of every other key (reproduced in a ten-line program).
+    @inlinable @inline(__always)
     static func pack(level: Int, ix: Int, iy: Int) -> UInt64 {
         (UInt64(truncatingIfNeeded: level) &<< 58) | (UInt64(truncatingIfNeeded: iy) &<< 29) | UInt64(truncatingIfNeeded: ix)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func cellKey(level: Int, lat: Double, lon: Double) -> UInt64 {
         pack(level: level, ix: column(lon, level: level), iy: row(lat, level: level))
     }
@@ -230,5 +191,19 @@ enum GridLevels {
             keys = Array(Set(keys))  // both halves can share a cell at coarse levels
         }
         return keys
+    }
+}
+
+extension BoundingBox {
+    /// `contains(p)` computed with bitwise rather than short-circuit logic: the index tests
+    /// many boxes per query and most fail on some comparison, so unpredictable branches
+    /// would cost more than doing every comparison.
+    @inlinable @inline(__always)
+    func containsWithoutBranches(_ p: Coordinate) -> Bool {
+        let latOK = UInt8(p.lat >= minLat ? 1 : 0) & UInt8(p.lat <= maxLat ? 1 : 0)
+        let east = UInt8(p.lon >= minLon ? 1 : 0), west = UInt8(p.lon <= maxLon ? 1 : 0)
+        let wraps = UInt8(minLon > maxLon ? 1 : 0)
+        let lonOK = (east & west) | (wraps & (east | west))
+        return latOK & lonOK != 0
     }
 }

@@ -114,3 +114,39 @@ final class SpatialIndexTests: XCTestCase {
         XCTAssertEqual(index.box(for: "paris")?.minLat, 48.8)
     }
 }
+
+final class SpatialIndexScaleTests: XCTestCase {
+    /// 100 000 boxes and 1 000 000 queries; run with LOCUS_BENCH=1 on a release build:
+    /// `LOCUS_BENCH=1 swift test -c release --filter SpatialIndexScaleTests`.
+    func testHundredThousandBoxesMillionQueries() throws {
+        guard ProcessInfo.processInfo.environment["LOCUS_BENCH"] == "1" else {
+            throw XCTSkip("set LOCUS_BENCH=1 (release build) to time 100 000 boxes × 1 000 000 queries")
+        }
+        var random = SeededGenerator(seed: 51)
+        // Circles of 50 m–5 km over a 500 km square, plus a few hundred large regions.
+        let plane = LocalTangentPlane(origin: Coordinate(lat: 50, lon: 10))
+        func randomPoint() -> Coordinate {
+            plane.unproject(east: Double.random(in: -250_000...250_000, using: &random), north: Double.random(in: -250_000...250_000, using: &random))
+        }
+        let boxes = (0..<100_000).map { number in
+            Circle(center: randomPoint(), radiusMeters: number % 300 == 0 ? Double.random(in: 20_000...200_000, using: &random)
+                                                                          : Double.random(in: 50...5_000, using: &random)).boundingBox
+        }
+        let points = (0..<1_000_000).map { _ in randomPoint() }
+        var index = SpatialIndex<Int>()
+        let insertStart = Date()
+        for (number, box) in boxes.enumerated() { index.insert(number, box: box) }
+        let insertSeconds = Date().timeIntervalSince(insertStart)
+        var found = 0
+        let queryStart = Date()
+        for p in points { index.forEachCandidate(containing: p) { _ in found += 1 } }
+        let querySeconds = Date().timeIntervalSince(queryStart)
+        print(String(format: "SpatialIndex: 100000 inserts in %.3f s; 1000000 queries in %.3f s (%.0f queries/s), %.2f candidates per query",
+                     insertSeconds, querySeconds, 1e6 / querySeconds, Double(found) / 1e6))
+        // Spot-check correctness at this scale against brute force.
+        for p in points.prefix(200) {
+            XCTAssertEqual(Set(index.candidates(containing: p)), Set(boxes.indices.filter { boxes[$0].contains(p) }))
+        }
+        XCTAssertEqual(index.count, 100_000)
+    }
+}
