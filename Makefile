@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN_DEBUG = .build/debug
 BIN_RELEASE = .build/release
 
-.PHONY: deps build release test unit integration demo bench clean
+.PHONY: deps build release test unit integration fuzz demo bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -20,7 +20,10 @@ unit: build
 integration: build
 	LOCUS_BIN=$(CURDIR)/$(BIN_DEBUG) python3 -m pytest -q Tests/IntegrationTests
 
-test: unit integration
+fuzz: deps
+	bash Fuzz/run-nmea-fuzz.sh $${FUZZ_SECONDS:-30}
+
+test: unit fuzz integration
 
 demo: release
 	$(BIN_RELEASE)/locus demo
