@@ -6,7 +6,7 @@ import FoundationXML
 /// Reads GPX 1.0 and 1.1 with Foundation's `XMLParser` (libxml2 underneath, external
 /// entities off). Tolerant where files in the wild differ: a byte-order mark, any or no
 /// namespace and prefixes, missing times and elevations, unknown elements and
-/// `<extensions>` are skipped. Strict where a replay would go wrong: broken XML, a root
+/// `<extensions>` are skipped. Input must be UTF-8 (the GPX norm). Strict where a replay would go wrong: broken XML, a root
 /// that is not `gpx`, or a point without a valid `lat`/`lon` is an error, never a crash.
 public enum GPXParser {
     /// Files larger than this are refused rather than read into memory.
@@ -23,6 +23,11 @@ public enum GPXParser {
         var bytes = data
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         if bytes.contains(0) { throw GPXError("not a text file (contains NUL bytes)") }
+        // Foundation's XMLParser traps on element names that are not UTF-8 (libxml2 passes
+        // them through), so anything that is not valid UTF-8 is refused before parsing.
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw GPXError("not UTF-8 text (GPX files are UTF-8)")
+        }
         let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
@@ -35,6 +40,8 @@ public enum GPXParser {
             throw GPXError("not well-formed XML (\(reason))", line: parser.lineNumber)
         }
         guard builder.sawRoot else { throw GPXError("no <gpx> root element") }
+        // XMLParser accepts input that stops inside an element; a cut-off file is an error here.
+        if let open = builder.openElement { throw GPXError("input ends inside <\(open)> (truncated file?)", line: parser.lineNumber) }
         return builder.document
     }
 }
@@ -46,6 +53,8 @@ final class GPXBuilder: NSObject, XMLParserDelegate {
     var sawRoot = false
 
     private var path: [String] = []
+    /// The innermost element still open at the end of input, nil when all were closed.
+    var openElement: String? { path.last }
     private var text = ""
     private var point: GPXPoint?
     private var currentRoute: [GPXPoint] = []

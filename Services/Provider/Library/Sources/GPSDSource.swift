@@ -5,7 +5,8 @@ public struct GPSDSource: PositionSource {
     public var host: String
     public var port: Int
     public var sourceName: String
-    /// Stop once gpsd closes the connection instead of reconnecting (tests with `gpsfake -1`).
+    /// Stop once gpsd closes an established connection instead of reconnecting (tests with
+    /// `gpsfake -1`); connecting is still retried until it first succeeds.
     public var exitOnDisconnect: Bool
     public let plugin = "gpsd"
 
@@ -19,10 +20,12 @@ public struct GPSDSource: PositionSource {
     public func run(_ context: SourceContext) {
         var backoff = Backoff()
         var lastTime = -Double.infinity
+        var connectedOnce = false
         while !context.stop.isRaised {
             do throws(SourceError) {
                 let stream = try StreamOpeners.tcp(host: host, port: port)
                 backoff.reset()
+                connectedOnce = true
                 guard stream.write(Array("?WATCH={\"enable\":true,\"json\":true}\n".utf8)) else {
                     throw SourceError("gpsd at \(host):\(port) closed the connection")
                 }
@@ -47,7 +50,7 @@ public struct GPSDSource: PositionSource {
                 }
             } catch {
                 context.status.set(.disconnected, note: error.message)
-                if exitOnDisconnect {
+                if exitOnDisconnect, connectedOnce {
                     context.problem(code: "sourceFailed", error.message)
                     break
                 }
