@@ -209,13 +209,15 @@ def free_port():
 
 
 @pytest.mark.skipif(shutil.which("gpsfake") is None, reason="gpsfake (Debian gpsd-clients) not installed")
-@pytest.mark.parametrize("log_name", ["ublox-neo-m9n-nmea.log", "garmin48.log"])
-def test_gpsd_plugin_publishes_what_our_decoder_reads(log_name):
+# Cycle (seconds between sentences): fast enough to keep the test short, slow enough for gpsd to detect the receiver.
+@pytest.mark.parametrize("log_name,cycle", [("ublox-neo-m9n-nmea.log", "0.005"), ("mt3339.log", "0.02")])
+def test_gpsd_plugin_publishes_what_our_decoder_reads(log_name, cycle):
     log = NMEA / log_name
     _, direct, _ = provider("nmea", "--file", str(log), "--rate", "max", "--stdio")
     ours = {(round(b["lat"], 6), round(b["lon"], 6)) for b in locations(direct)}
     port = free_port()
-    fake = subprocess.Popen(["gpsfake", "-q", "-1", "-P", str(port), "-c", "0.02", str(log)],
+    # -1: play the log once; -W 10: gpsd closes 10 s after the log ends (the default is 60 s), which ends our --once client.
+    fake = subprocess.Popen(["gpsfake", "-q", "-1", "-W", "10", "-P", str(port), "-c", cycle, str(log)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         code, messages, _ = provider("gpsd", "--port", str(port), "--once", "--stdio", timeout=120)
@@ -228,7 +230,8 @@ def test_gpsd_plugin_publishes_what_our_decoder_reads(log_name):
     assert len(fixes) >= 3, "gpsd plugin published too few fixes"
     theirs = {(round(b["lat"], 6), round(b["lon"], 6)) for b in fixes}
     assert theirs <= ours, f"positions gpsd reported that our decoder did not: {sorted(theirs - ours)[:5]}"
-    assert len(theirs) >= 0.8 * len(ours)
+    # gpsd spends the first sentences detecting the receiver, so it may miss the first few positions.
+    assert len(theirs) >= 0.8 * len(ours), f"gpsd plugin saw {len(theirs)} of {len(ours)} positions"
     for body in fixes:
         assert_valid_location(body)
 
