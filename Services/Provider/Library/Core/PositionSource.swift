@@ -1,0 +1,15 @@
+/// The seam every provider plugin implements: a producer of fixes that runs on its own
+/// thread and hands them to the service loop through a `SourceOutput`.
+///
+/// Contract: `run` blocks until the input ends, the source fails for good, or
+/// `context.stop` is raised; it must check the stop flag at least every few hundred
+/// milliseconds (use `context.stop.sleep` and poll timeouts, never an unbounded wait).
+/// A source never touches a socket of the bus and never filters fixes itself: the
+/// `ProviderLogic` applies `control.<device>` settings to whatever it emits. A new
+/// plugin is one new file with one type conforming to this protocol.
+public protocol PositionSource: Sendable {
+    /// The plugin name reported in health (`nmea`, `gpsd`, `gpx`, `sim`, `fixed`, `exec`).
+    var plugin: String { get }
+    /// Produces fixes until done; returning means the source has finished.
+    func run(_ context: SourceContext)
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The `sim` plugin: runs a `SimGenerator` and paces its fixes like a replay
+/// (real time by default, `--rate max` as fast as possible).
+public struct SimSource: PositionSource {
+    public var configuration: SimConfiguration
+    public var pacer: ReplayPacer
+    public let plugin = "sim"
+
+    public init(configuration: SimConfiguration, pacer: ReplayPacer = ReplayPacer()) {
+        self.configuration = configuration
+        self.pacer = pacer
+    }
+
+    public func run(_ context: SourceContext) {
+        var generator = SimGenerator(configuration)
+        var pacer = pacer
+        var sent = 0
+        while !context.stop.isRaised, let fix = generator.next() {
+            let wait = pacer.delay(forFixTime: fix.t, now: Date().timeIntervalSince1970)
+            if wait > 0, !context.stop.sleep(seconds: wait) { break }
+            context.emit(fix.location, t: fix.t)
+            sent += 1
+            if sent % 100 == 0 { context.status.setCounters(["simulated": sent]) }
+        }
+        context.status.setCounters(["simulated": sent])
+        context.finish()
+    }
+}
