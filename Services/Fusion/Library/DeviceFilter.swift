@@ -34,6 +34,10 @@ public struct DeviceFilter: Sendable {
     private var correlatedVariance = 0.0
     private var correlatedTime = -Double.infinity
     private var gate: OutlierGate
+    /// Running mean of the normalised innovation squared (2 when the model fits): a
+    /// manoeuvre the constant-velocity model did not foresee raises it, and the process
+    /// noise is raised with it until the filter has caught up.
+    private var innovationLevel = 2.0
 
     public init(settings: FilterSettings = FilterSettings()) {
         self.settings = settings
@@ -77,6 +81,7 @@ public struct DeviceFilter: Sendable {
             start(at: coordinate, sigma: sigma, t: max(t, time))
             return .reanchored
         case .accept:
+            if !late { innovationLevel += settings.innovationSmoothing * (mahalanobis - innovationLevel) }
             correct(innovation: innovation, measurementVariance: whiteVariance)
             blendCorrelated(sigma: sigma, t: t, late: late)
             recenterIfFar()
@@ -112,6 +117,7 @@ public struct DeviceFilter: Sendable {
         let white = (1 - settings.correlatedFraction) * sigma * sigma
         correlatedVariance = settings.correlatedFraction * sigma * sigma
         correlatedTime = t
+        innovationLevel = 2
         let speedVariance = 15.0 * 15.0  // unknown velocity: up to motorway speed
         p = [white, 0, 0, 0,
              0, white, 0, 0,
@@ -135,7 +141,8 @@ public struct DeviceFilter: Sendable {
             p[row * 4 + 0] += dt * p[row * 4 + 2]
             p[row * 4 + 1] += dt * p[row * 4 + 3]
         }
-        let q = settings.processNoise[activity] ?? settings.processNoise[.unknown] ?? 1
+        let base = settings.processNoise[activity] ?? settings.processNoise[.unknown] ?? 1
+        let q = base * min(settings.maximumManeuverScale, max(1, innovationLevel / 2))
         let qPosition = q * dt * dt * dt / 3, qCross = q * dt * dt / 2, qSpeed = q * dt
         p[0] += qPosition; p[5] += qPosition
         p[2] += qCross; p[8] += qCross; p[7] += qCross; p[13] += qCross

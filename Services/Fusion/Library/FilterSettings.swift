@@ -18,10 +18,14 @@ public struct FilterSettings: Sendable, Equatable {
     /// The frame is re-centred once the estimate is this far from its origin.
     public var recenterDistanceMeters: Double
     public var gate: OutlierGate
+    /// Weight of each fix in the running mean of normalised innovations (manoeuvre detection).
+    public var innovationSmoothing = 0.3
+    /// Largest factor by which a manoeuvre may raise the process noise.
+    public var maximumManeuverScale = 5.0
 
     public init(
         processNoise: [MotionActivity: Double] = FilterSettings.standardProcessNoise,
-        correlatedFraction: Double = 0.2, correlatedTimeConstantSeconds: Double = 30,
+        correlatedFraction: Double = 0.35, correlatedTimeConstantSeconds: Double = 30,
         outOfOrderWindowSeconds: Double = 10, stalenessSpeedMetersPerSecond: Double = 2,
         recenterDistanceMeters: Double = 5_000, gate: OutlierGate = OutlierGate()
     ) {
@@ -35,6 +39,6 @@ public struct FilterSettings: Sendable, Equatable {
     }
 
     public static let standardProcessNoise: [MotionActivity: Double] = [
-        .stationary: 0.01, .walking: 0.3, .running: 1, .cycling: 1, .automotive: 2, .unknown: 2,
+        .stationary: 0.01, .walking: 0.3, .running: 1, .cycling: 1, .automotive: 3, .unknown: 3,
     ]
 }
