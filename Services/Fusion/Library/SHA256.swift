@@ -32,14 +32,14 @@ public struct SHA256: Sendable {
     }
 
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            pending.append(byte)
-            totalBytes &+= 1
-            if pending.count == Self.blockBytes {
-                compress(pending)
-                pending.removeAll(keepingCapacity: true)
-            }
+        let all = pending + Array(bytes)
+        totalBytes &+= UInt64(all.count - pending.count)
+        var start = 0
+        while all.count - start >= Self.blockBytes {
+            compress(all[start..<start + Self.blockBytes])
+            start += Self.blockBytes
         }
+        pending = Array(all[start...])
     }
 
     /// Pads, processes the last block(s) and returns the digest; the hasher is spent afterwards.
@@ -50,7 +50,7 @@ public struct SHA256: Sendable {
         while tail.count % Self.blockBytes != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
         for start in stride(from: 0, to: tail.count, by: Self.blockBytes) {
-            compress(Array(tail[start..<start + Self.blockBytes]))
+            compress(tail[start..<start + Self.blockBytes])
         }
         pending.removeAll()
         var digest: [UInt8] = []
@@ -64,10 +64,12 @@ public struct SHA256: Sendable {
         return digest
     }
 
-    private mutating func compress(_ block: [UInt8]) {
+    private mutating func compress(_ block: ArraySlice<UInt8>) {
         var w = [UInt32](repeating: 0, count: 64)
+        let base = block.startIndex
         for i in 0..<16 {
-            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+            let j = base + 4 * i
+            w[i] = UInt32(block[j]) << 24 | UInt32(block[j + 1]) << 16 | UInt32(block[j + 2]) << 8 | UInt32(block[j + 3])
         }
         for i in 16..<64 {
             let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
