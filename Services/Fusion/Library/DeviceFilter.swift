@@ -147,6 +147,22 @@ public struct DeviceFilter: Sendable {
         p[0] += qPosition; p[5] += qPosition
         p[2] += qCross; p[8] += qCross; p[7] += qCross; p[13] += qCross
         p[10] += qSpeed; p[15] += qSpeed
+        if activity == .stationary { holdStill() }
+    }
+
+    /// A device its motion sensors call stationary does not move: velocity is zero, known
+    /// well, so fixes average instead of steering a drift (a zero-velocity update).
+    private mutating func holdStill() {
+        x[2] = 0
+        x[3] = 0
+        for index in 0..<4 {
+            for velocity in 2..<4 where index != velocity {
+                p[index * 4 + velocity] = 0
+                p[velocity * 4 + index] = 0
+            }
+        }
+        p[10] = 0.01
+        p[15] = 0.01
     }
 
     private mutating func correct(innovation: (Double, Double), measurementVariance r: Double) {
@@ -181,10 +197,12 @@ public struct DeviceFilter: Sendable {
     /// switch from network fixes to GPS lowers the published radius gradually, not at once.
     private mutating func blendCorrelated(sigma: Double, t: Double, late: Bool) {
         guard !late else { return }
+        // Blended as precision, so one poor fix that barely moved the estimate barely moves this either.
         let target = settings.correlatedFraction * sigma * sigma
         let elapsed = max(0, t - correlatedTime)
         let weight = min(1, elapsed / max(1, settings.correlatedTimeConstantSeconds))
-        correlatedVariance += weight * (target - correlatedVariance)
+        let precision = 1 / correlatedVariance + weight * (1 / target - 1 / correlatedVariance)
+        correlatedVariance = 1 / precision
         correlatedTime = t
     }
 
