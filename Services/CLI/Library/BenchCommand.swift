@@ -9,6 +9,7 @@ enum BenchCommand {
       codec   message codec vs Foundation's JSONEncoder/JSONDecoder
       bus     locus-bus vs a raw libzmq XSUB/XPUB proxy
       nmea    NMEA decoder vs gpsd's gpsdecode on the same bytes
+      fusion  fused accuracy on KITTI (seeded noise) and a Pixel 4 drive vs Android's FLP
       all     every benchmark above, one after another
 
     Use a release build (`swift build -c release`) for meaningful figures.
@@ -40,5 +41,6 @@ enum BenchCommand {
         ("codec", { CodecBench.run(arguments: $0) }),
         ("bus", { BusBench.run($0) }),
         ("nmea", { NMEABench.run(arguments: $0) }),
+        ("fusion", { FusionBench.run($0) }),
     ]
 }

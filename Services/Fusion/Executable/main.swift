@@ -1,0 +1,77 @@
+import Foundation
+import LocusBus
+import LocusFusion
+
+// locus-fusion: one best estimate per device from all its sources (DESIGN.md, "The programs").
+let spec = CommandLineSpec(
+    program: "locus-fusion",
+    summary: "fuses every device's raw fixes into one estimate, plus approx, significant-change and visit streams",
+    usage: "locus-fusion [--state DIR] [--approx-secret-file FILE] [options]",
+    options: ServiceProgram.commonOptions + [
+        OptionSpec("--state", value: "DIR", help: "directory for the last known location of each device (none: not kept)"),
+        OptionSpec("--approx-secret-file", value: "FILE", help: "secret for location.approx offsets (mode 0600; created when missing; default DIR/approx.secret)"),
+        OptionSpec("--approx-cell", value: "METRES", help: "cell size of the reduced-accuracy grid", default: "2500"),
+        OptionSpec("--approx-period", value: "SECONDS", help: "how long one reduced-accuracy point holds", default: "900"),
+        OptionSpec("--cache-validity", value: "SECONDS", help: "republish a stored location on start when younger than this", default: "1800"),
+        OptionSpec("--visit-stay", value: "SECONDS", help: "time within the visit radius before an arrival", default: "300"),
+        OptionSpec("--visit-radius", value: "METRES", help: "radius a stay must keep to", default: "100"),
+        OptionSpec("--max-speed", value: "M/S", help: "implied speed beyond which a fix is an impossible jump", default: "343"),
+    ],
+    footer: """
+    Subscribes to location.raw.*, control.* and motion.*; publishes location.fused.<device>,
+    location.approx.<device>, location.significant.<device> and visit.<device>; problems go to
+    error.fusion. See docs/fusion.md for the filter and the reduced-accuracy scheme.
+    """)
+let options = ServiceProgram.parseOrExit(spec)
+let settings = RuntimeSettings(service: "fusion", program: "locus-fusion", options: options)
+let log = ServiceLog(name: "locus-fusion", minimum: settings.logLevel)
+
+var configuration = FusionConfiguration()
+let approxCell: Double
+let approxPeriod: Double
+do {
+    approxCell = try options.double("--approx-cell") ?? 2_500
+    approxPeriod = try options.double("--approx-period") ?? 900
+    configuration.cacheValiditySeconds = try options.double("--cache-validity") ?? 1_800
+    configuration.visitMinimumStaySeconds = try options.double("--visit-stay") ?? 300
+    configuration.visitRadiusMeters = try options.double("--visit-radius") ?? 100
+    configuration.screen.maximumSpeedMetersPerSecond = try options.double("--max-speed") ?? 343
+} catch {
+    ServiceProgram.usageFailure("locus-fusion", error.message)
+}
+for (name, value) in [("--approx-cell", approxCell), ("--approx-period", approxPeriod), ("--visit-stay", configuration.visitMinimumStaySeconds),
+                      ("--visit-radius", configuration.visitRadiusMeters), ("--max-speed", configuration.screen.maximumSpeedMetersPerSecond)]
+    where !(value.isFinite && value > 0) {
+    ServiceProgram.usageFailure("locus-fusion", "\(name) must be a positive number")
+}
+
+var store: LastKnownStore?
+let stateDirectory = options.string("--state")
+if let stateDirectory {
+    do { store = try LastKnownStore(directory: URL(fileURLWithPath: stateDirectory)) } catch {
+        log.error("cannot use state directory \(stateDirectory): \(error)")
+        exit(ServiceProgram.exitConfig)
+    }
+}
+
+let secretPath = options.string("--approx-secret-file") ?? stateDirectory.map { $0 + "/approx.secret" }
+var secret: [UInt8]
+if let secretPath {
+    do {
+        let loaded = try ApproxSecret.loadOrCreate(path: secretPath)
+        secret = loaded.secret
+        if loaded.created { log.info("created a new approx secret in \(secretPath)") }
+        if loaded.openToOthers { log.warn("\(secretPath) is readable by others; chmod 600 it") }
+    } catch {
+        log.error("\(error)")
+        exit(ServiceProgram.exitConfig)
+    }
+} else {
+    secret = ApproxSecret.random(count: 32)
+    log.info("no --state or --approx-secret-file: approx points use a secret that lasts until exit")
+}
+configuration.approx = ApproximateLocation(secret: secret, cellSizeMeters: approxCell, periodSeconds: approxPeriod)
+secret = []
+
+let runtime = ServiceRuntime(settings: settings, logic: FusionLogic(configuration: configuration, store: store))
+exit(runtime.run())

@@ -1,0 +1,215 @@
+import Foundation
+public import LocusGeo
+public import LocusProtocol
+
+/// A constant-velocity Kalman filter for one device in a local east–north frame (state:
+/// east, north, east speed, north speed). Each fix is a position measurement whose noise
+/// comes from its 68 % radius; process noise follows the device's motion activity. Fixes
+/// are checked by an `OutlierGate` before they are fused, and fixes that arrive late (out of
+/// order, or cached) are fused with a radius grown by their age instead of rewinding time.
+public struct DeviceFilter: Sendable {
+    /// What happened to one fix.
+    public enum Outcome: Sendable, Equatable {
+        /// First fix: the filter starts from it.
+        case initialized
+        case fused
+        /// Older than the filter's time but within the window: fused with grown accuracy.
+        case fusedLate
+        /// Rejected by the gate; the estimate is unchanged.
+        case rejectedOutlier
+        /// The gate lost trust in the filter: restarted from this fix.
+        case reanchored
+        /// Older than the out-of-order window allows.
+        case tooOld
+    }
+
+    public var settings: FilterSettings
+    public var activity: MotionActivity = .unknown
+    public private(set) var time: Double = -.infinity
+    public private(set) var isInitialized = false
+    private var plane = LocalTangentPlane(origin: Coordinate(lat: 0, lon: 0))
+    private var x = [Double](repeating: 0, count: 4)
+    private var p = [Double](repeating: 0, count: 16)
+    /// Running mean of the correlated share of measurement variance (per axis, m²).
+    private var correlatedVariance = 0.0
+    private var correlatedTime = -Double.infinity
+    private var gate: OutlierGate
+    /// Running mean of the normalised innovation squared (2 when the model fits): a
+    /// manoeuvre the constant-velocity model did not foresee raises it, and the process
+    /// noise is raised with it until the filter has caught up.
+    private var innovationLevel = 2.0
+
+    public init(settings: FilterSettings = FilterSettings()) {
+        self.settings = settings
+        self.gate = settings.gate
+    }
+
+    /// Fuses a position measured at `t` with per-fix radius `haccMeters` (trust already applied).
+    public mutating func update(coordinate: Coordinate, haccMeters: Double, t: Double) -> Outcome {
+        let sigma = GaussianRadius.sigma(fromHacc: haccMeters)
+        guard isInitialized else {
+            start(at: coordinate, sigma: sigma, t: t)
+            return .initialized
+        }
+        var late = false
+        var whiteVariance = (1 - settings.correlatedFraction) * sigma * sigma
+        if t < time {
+            let age = time - t
+            guard age <= settings.outOfOrderWindowSeconds else { return .tooOld }
+            let growth = age * max(settings.stalenessSpeedMetersPerSecond, hypot(x[2], x[3]))
+            whiteVariance += growth * growth
+            late = true
+        } else {
+            predict(to: t)
+        }
+        let (east, north) = plane.project(coordinate)
+        let innovation = (east - x[0], north - x[1])
+        let s00 = p[0] + whiteVariance + correlatedVariance
+        let s11 = p[5] + whiteVariance + correlatedVariance
+        let s01 = p[1]
+        let determinant = s00 * s11 - s01 * s01
+        guard determinant > 0 else {
+            start(at: coordinate, sigma: sigma, t: max(t, time))
+            return .reanchored
+        }
+        let mahalanobis = (s11 * innovation.0 * innovation.0 - 2 * s01 * innovation.0 * innovation.1
+            + s00 * innovation.1 * innovation.1) / determinant
+        switch gate.judge(mahalanobisSquared: mahalanobis) {
+        case .reject:
+            return .rejectedOutlier
+        case .reanchor:
+            start(at: coordinate, sigma: sigma, t: max(t, time))
+            return .reanchored
+        case .accept:
+            if !late { innovationLevel += settings.innovationSmoothing * (mahalanobis - innovationLevel) }
+            correct(innovation: innovation, measurementVariance: whiteVariance)
+            blendCorrelated(sigma: sigma, t: t, late: late)
+            recenterIfFar()
+            return late ? .fusedLate : .fused
+        }
+    }
+
+    /// The estimate at the filter's own time (no extrapolation).
+    public var estimate: FilterEstimate? {
+        guard isInitialized else { return nil }
+        let coordinate = plane.unproject(east: x[0], north: x[1])
+        let positionVariance = (p[0] + p[5]) / 2 + correlatedVariance
+        let speed = hypot(x[2], x[3])
+        let speedVariance = speed > 0 ? (x[2] * x[2] * p[10] + x[3] * x[3] * p[15] + 2 * x[2] * x[3] * p[11]) / (speed * speed)
+            : (p[10] + p[15]) / 2
+        let speedSigma = max(speedVariance, 0).squareRoot()
+        var course: Double?
+        if speed > max(0.5, 2 * speedSigma) {
+            var degrees = atan2(x[2], x[3]) * 180 / .pi
+            if degrees < 0 { degrees += 360 }
+            if degrees >= 360 { degrees -= 360 }
+            course = degrees
+        }
+        return FilterEstimate(coordinate: coordinate, haccMeters: GaussianRadius.hacc(fromSigma: positionVariance.squareRoot()),
+                              speedMetersPerSecond: speed, courseDegrees: course, speedAccuracy: speedSigma, t: time)
+    }
+
+    // MARK: - Kalman steps
+
+    private mutating func start(at coordinate: Coordinate, sigma: Double, t: Double) {
+        plane = LocalTangentPlane(origin: coordinate)
+        x = [0, 0, 0, 0]
+        let white = (1 - settings.correlatedFraction) * sigma * sigma
+        correlatedVariance = settings.correlatedFraction * sigma * sigma
+        correlatedTime = t
+        innovationLevel = 2
+        let speedVariance = 15.0 * 15.0  // unknown velocity: up to motorway speed
+        p = [white, 0, 0, 0,
+             0, white, 0, 0,
+             0, 0, speedVariance, 0,
+             0, 0, 0, speedVariance]
+        time = t
+        isInitialized = true
+    }
+
+    private mutating func predict(to t: Double) {
+        let dt = t - time
+        guard dt > 0 else { return }
+        time = t
+        x[0] += dt * x[2]
+        x[1] += dt * x[3]
+        // P = F P Fᵀ with F = [[I, dt I], [0, I]], done in place.
+        for row in 0..<4 {  // P ← F P: rows 0,1 gain dt × rows 2,3
+            if row < 2 { for column in 0..<4 { p[row * 4 + column] += dt * p[(row + 2) * 4 + column] } }
+        }
+        for row in 0..<4 {  // P ← P Fᵀ: columns 0,1 gain dt × columns 2,3
+            p[row * 4 + 0] += dt * p[row * 4 + 2]
+            p[row * 4 + 1] += dt * p[row * 4 + 3]
+        }
+        let base = settings.processNoise[activity] ?? settings.processNoise[.unknown] ?? 1
+        let q = base * min(settings.maximumManeuverScale, max(1, innovationLevel / 2))
+        let qPosition = q * dt * dt * dt / 3, qCross = q * dt * dt / 2, qSpeed = q * dt
+        p[0] += qPosition; p[5] += qPosition
+        p[2] += qCross; p[8] += qCross; p[7] += qCross; p[13] += qCross
+        p[10] += qSpeed; p[15] += qSpeed
+        if activity == .stationary { holdStill() }
+    }
+
+    /// A device its motion sensors call stationary does not move: velocity is zero, known
+    /// well, so fixes average instead of steering a drift (a zero-velocity update).
+    private mutating func holdStill() {
+        x[2] = 0
+        x[3] = 0
+        for index in 0..<4 {
+            for velocity in 2..<4 where index != velocity {
+                p[index * 4 + velocity] = 0
+                p[velocity * 4 + index] = 0
+            }
+        }
+        p[10] = 0.01
+        p[15] = 0.01
+    }
+
+    private mutating func correct(innovation: (Double, Double), measurementVariance r: Double) {
+        let s00 = p[0] + r, s11 = p[5] + r, s01 = p[1]
+        let determinant = s00 * s11 - s01 * s01
+        let i00 = s11 / determinant, i11 = s00 / determinant, i01 = -s01 / determinant
+        // K = P Hᵀ S⁻¹ (4×2); P Hᵀ is the first two columns of P.
+        var k = [Double](repeating: 0, count: 8)
+        for row in 0..<4 {
+            let a = p[row * 4], b = p[row * 4 + 1]
+            k[row * 2] = a * i00 + b * i01
+            k[row * 2 + 1] = a * i01 + b * i11
+        }
+        for row in 0..<4 { x[row] += k[row * 2] * innovation.0 + k[row * 2 + 1] * innovation.1 }
+        // P ← P − K H P, where H P is the first two rows of P.
+        let topRows = Array(p[0..<8])
+        for row in 0..<4 {
+            for column in 0..<4 {
+                p[row * 4 + column] -= k[row * 2] * topRows[column] + k[row * 2 + 1] * topRows[4 + column]
+            }
+        }
+        for row in 0..<4 {  // keep P symmetric against rounding
+            for column in (row + 1)..<4 {
+                let mean = (p[row * 4 + column] + p[column * 4 + row]) / 2
+                p[row * 4 + column] = mean
+                p[column * 4 + row] = mean
+            }
+        }
+    }
+
+    /// The correlated share follows the recent fixes' quality with a time constant, so a
+    /// switch from network fixes to GPS lowers the published radius gradually, not at once.
+    private mutating func blendCorrelated(sigma: Double, t: Double, late: Bool) {
+        guard !late else { return }
+        // Blended as precision, so one poor fix that barely moved the estimate barely moves this either.
+        let target = settings.correlatedFraction * sigma * sigma
+        let elapsed = max(0, t - correlatedTime)
+        let weight = min(1, elapsed / max(1, settings.correlatedTimeConstantSeconds))
+        let precision = 1 / correlatedVariance + weight * (1 / target - 1 / correlatedVariance)
+        correlatedVariance = 1 / precision
+        correlatedTime = t
+    }
+
+    private mutating func recenterIfFar() {
+        guard hypot(x[0], x[1]) > settings.recenterDistanceMeters else { return }
+        plane = LocalTangentPlane(origin: plane.unproject(east: x[0], north: x[1]))
+        x[0] = 0
+        x[1] = 0
+    }
+}

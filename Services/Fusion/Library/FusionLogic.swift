@@ -1,0 +1,237 @@
+public import LocusBus
+import LocusGeo
+public import LocusProtocol
+
+/// The fusion service's logic (DESIGN.md, `locus-fusion`): raw fixes of every source in, one
+/// honest best estimate per device out, plus the reduced-accuracy, significant-change and
+/// visit streams. Pure value logic; time comes from the messages' `t`.
+public struct FusionLogic: ServiceLogic {
+    public static let service = "fusion"
+
+    public var configuration: FusionConfiguration
+    public private(set) var devices: [String: DeviceState] = [:]
+    private var counters = Counters()
+    private var seenIDs: RecentIDs
+    private var store: LastKnownStore?
+    /// Cached locations still to republish at the first call that knows the time.
+    private var pendingCache: [LastKnownStore.Entry]
+
+    public init(configuration: FusionConfiguration = FusionConfiguration(), store: LastKnownStore? = nil) {
+        self.configuration = configuration
+        self.store = store
+        self.seenIDs = RecentIDs(capacity: configuration.rememberedIDs)
+        let loaded = store?.loadAll()
+        self.pendingCache = loaded?.entries ?? []
+        if let damaged = loaded?.damaged, !damaged.isEmpty { counters.add("cacheDamaged", damaged.count) }
+    }
+
+    public var subscriptions: [String] { [Topic.locationRawPrefix, Topic.controlPrefix, Topic.motionPrefix] }
+
+    public var healthCounters: [String: Int] { counters.values.merging(["devices": devices.count]) { a, _ in a } }
+
+    public var healthState: HealthState { counters["storeErrors"] > 0 ? .degraded : .ok }
+
+    // MARK: - ServiceLogic
+
+    public mutating func receive(_ message: Message, topic: String, now: Double) -> [Outbound] {
+        var out = republishCache(now: now)
+        guard seenIDs.insert(message.envelope.id) else {
+            out.append(reject("duplicateID", "message id \(message.envelope.id) was already received", topic: topic, message: message, now: now))
+            return out
+        }
+        switch message.body {
+        case .location(let location) where topic.hasPrefix(Topic.locationRawPrefix):
+            out += receiveFix(location, message: message, topic: topic, now: now)
+        case .control(let control) where topic.hasPrefix(Topic.controlPrefix):
+            guard let device = deviceState(for: control.device, topic: topic, prefix: Topic.controlPrefix, message: message, now: now, out: &out)
+            else { return out }
+            devices[device]?.policy.apply(control)
+        case .motion(let motion) where topic.hasPrefix(Topic.motionPrefix):
+            guard let device = deviceState(for: motion.device, topic: topic, prefix: Topic.motionPrefix, message: message, now: now, out: &out)
+            else { return out }
+            devices[device]?.filter.activity = motion.activity
+        default:
+            counters.add("ignored")
+        }
+        return out
+    }
+
+    public mutating func tick(now: Double) -> [Outbound] {
+        republishCache(now: now)
+    }
+
+    public mutating func finish(now: Double) -> [Outbound] {
+        let out = republishCache(now: now)
+        for device in devices.keys.sorted() { saveIfDue(device, force: true) }
+        return out
+    }
+
+    // MARK: - Fixes
+
+    private mutating func receiveFix(_ location: Location, message: Message, topic: String, now: Double) -> [Outbound] {
+        var out: [Outbound] = []
+        let t = message.envelope.t
+        guard location.lat.isFinite, location.lon.isFinite, abs(location.lat) <= 90, abs(location.lon) <= 180,
+              location.hacc.isFinite, location.hacc > 0, t.isFinite, (location.age ?? 0).isFinite, (location.age ?? 0) >= 0 else {
+            return [reject("invalidValue", "location with a value out of range", topic: topic, message: message, now: now)]
+        }
+        if t > now + configuration.maximumFutureSeconds {
+            return [reject("futureTime", "fix time is \(Int(t - now)) s ahead of the clock", topic: topic, message: message, now: now)]
+        }
+        guard let device = deviceState(for: location.device, topic: topic, prefix: Topic.locationRawPrefix, message: message, now: now, out: &out),
+              var state = devices[device] else { return out }
+        defer { devices[device] = state }
+
+        let key = DeviceState.FixKey(source: location.source, t: t, lat: location.lat, lon: location.lon)
+        if state.isRepeat(key) {
+            counters.add("duplicateFixes")
+            return out
+        }
+        // A cached or dead-reckoned fix may say how old it is: it was measured at t − age.
+        let measuredAt = t - (location.age ?? 0)
+        let coordinate = Coordinate(lat: location.lat, lon: location.lon)
+        var hacc = configuration.trust.effectiveHacc(location.hacc, source: location.source)
+        if let age = location.age { hacc += age * configuration.filter.stalenessSpeedMetersPerSecond }
+
+        if let rejection = state.screen.check(coordinate, hacc: location.hacc, t: measuredAt) {
+            counters.add("rejected." + rejection.code)
+            if case .flood = rejection {
+                guard t - state.lastFloodReport >= configuration.floodReportIntervalSeconds else { return out }
+                state.lastFloodReport = t
+            }
+            out.append(reject(rejection.code, describe(rejection, device: device), topic: topic, message: message, now: now))
+            return out
+        }
+
+        let outcome = state.filter.update(coordinate: coordinate, haccMeters: hacc, t: measuredAt)
+        counters.add("fix." + String(describing: outcome))
+        switch outcome {
+        case .rejectedOutlier, .tooOld, .fusedLate:
+            return out  // the estimate at the filter's time is not newer: nothing to publish
+        case .initialized, .fused, .reanchored:
+            break
+        }
+        if let alt = location.alt { state.lastAltitude = (alt, location.vacc) }
+        guard let estimate = state.filter.estimate else { return out }
+        out += publish(estimate, device: device, mode: location.mode, state: &state)
+        return out
+    }
+
+    private mutating func publish(_ estimate: FilterEstimate, device: String, mode: String?, state: inout DeviceState) -> [Outbound] {
+        var out: [Outbound] = []
+        let t = estimate.t
+        if let visit = state.visits.observe(estimate.coordinate, haccMeters: estimate.haccMeters, t: t) {
+            let body = Visit(device: device, lat: visit.center.lat, lon: visit.center.lon, hacc: visit.haccMeters,
+                             arrival: visit.arrival, departure: visit.departure)
+            out.append(Outbound(topic: Topic.visit(device), body: .visit(body), t: t))
+        }
+        guard state.policy.shouldPublish(estimate.coordinate, haccMeters: estimate.haccMeters, t: t) else {
+            counters.add("held")
+            return out
+        }
+        let fused = Location(
+            device: device, source: "fused", lat: estimate.coordinate.lat, lon: estimate.coordinate.lon,
+            hacc: estimate.haccMeters, alt: state.lastAltitude?.value, vacc: state.lastAltitude?.accuracy,
+            speed: estimate.speedMetersPerSecond, speedAcc: max(estimate.speedAccuracy, 0.01),
+            course: estimate.courseDegrees, mode: mode, tier: AccuracyTier(haccMeters: estimate.haccMeters).rawValue)
+        out.append(Outbound(topic: Topic.locationFused(device), body: .location(fused), t: t))
+        if state.significant.observe(estimate.coordinate, t: t) {
+            out.append(Outbound(topic: Topic.locationSignificant(device), body: .location(fused), t: t))
+        }
+        if let approx = approximate(estimate.coordinate, device: device, t: t, state: &state) { out.append(approx) }
+        state.unsavedFix = LastKnownStore.Entry(device: device, lat: fused.lat, lon: fused.lon, hacc: fused.hacc, t: t, alt: fused.alt)
+        devices[device] = state
+        saveIfDue(device, force: false)
+        state = devices[device] ?? state
+        return out
+    }
+
+    /// The reduced-accuracy message, only when its point or period changed.
+    private func approximate(_ coordinate: Coordinate, device: String, t: Double, state: inout DeviceState) -> Outbound? {
+        guard let approx = configuration.approx else { return nil }
+        let point = approx.reduce(coordinate, device: device, t: t)
+        let period = approx.periodIndex(t: t)
+        if let last = state.lastApprox, last.period == period, last.coordinate == point { return nil }
+        state.lastApprox = (point, period)
+        let hacc = approx.haccMeters
+        let body = Location(device: device, source: "fused", lat: point.lat, lon: point.lon, hacc: hacc, mode: "approx",
+                            tier: AccuracyTier(haccMeters: hacc).rawValue)
+        return Outbound(topic: Topic.locationApprox(device), body: .location(body), t: t)
+    }
+
+    // MARK: - Last known location
+
+    private mutating func saveIfDue(_ device: String, force: Bool) {
+        guard let store, var state = devices[device], let entry = state.unsavedFix else { return }
+        guard force || entry.t - state.lastStoredT >= configuration.storeIntervalSeconds else { return }
+        do {
+            try store.save(entry)
+            counters.add("stored")
+        } catch {
+            counters.add("storeErrors")
+        }
+        state.lastStoredT = entry.t
+        state.unsavedFix = nil
+        devices[device] = state
+    }
+
+    /// Publishes the stored locations once, at the first moment the time is known, with their age.
+    private mutating func republishCache(now: Double) -> [Outbound] {
+        guard !pendingCache.isEmpty else { return [] }
+        let entries = pendingCache
+        pendingCache = []
+        var out: [Outbound] = []
+        for entry in entries {
+            let age = max(0, now - entry.t)
+            guard age <= configuration.cacheValiditySeconds, Topic.isValidID(entry.device) else {
+                counters.add("cacheExpired")
+                continue
+            }
+            let location = Location(device: entry.device, source: "cache", lat: entry.lat, lon: entry.lon, hacc: entry.hacc,
+                                    alt: entry.alt, mode: "cache", tier: AccuracyTier(haccMeters: entry.hacc).rawValue, age: age)
+            out.append(Outbound(topic: Topic.locationFused(entry.device), body: .location(location), t: entry.t))
+            counters.add("cacheRepublished")
+            if let approx = configuration.approx {
+                let point = approx.reduce(Coordinate(lat: entry.lat, lon: entry.lon), device: entry.device, t: entry.t)
+                let reduced = Location(device: entry.device, source: "cache", lat: point.lat, lon: point.lon, hacc: approx.haccMeters,
+                                       mode: "approx", tier: AccuracyTier(haccMeters: approx.haccMeters).rawValue, age: age)
+                out.append(Outbound(topic: Topic.locationApprox(entry.device), body: .location(reduced), t: entry.t))
+            }
+        }
+        return out
+    }
+
+    // MARK: - Helpers
+
+    /// The device a message is about, after checking the topic names the same one and the
+    /// device limit; creates its state on first sight. Reports and returns nil otherwise.
+    private mutating func deviceState(for device: String, topic: String, prefix: String, message: Message, now: Double,
+                                      out: inout [Outbound]) -> String? {
+        guard Topic.suffix(of: topic, after: prefix) == device else {
+            out.append(reject("deviceMismatch", "topic \(topic) does not name device \(device)", topic: topic, message: message, now: now))
+            return nil
+        }
+        if devices[device] == nil {
+            guard devices.count < configuration.maximumDevices else {
+                out.append(reject("tooManyDevices", "more than \(configuration.maximumDevices) devices", topic: topic, message: message, now: now))
+                return nil
+            }
+            devices[device] = DeviceState(configuration: configuration)
+        }
+        return device
+    }
+
+    private mutating func reject(_ code: String, _ text: String, topic: String, message: Message, now: Double) -> Outbound {
+        counters.add("rejected")
+        let report = ErrorReport(code: code, message: text, topic: topic, ref: message.envelope.id)
+        return Outbound(topic: Topic.error(Self.service), body: .error(report), t: now)
+    }
+
+    private func describe(_ rejection: FixScreen.Rejection, device: String) -> String {
+        switch rejection {
+        case .flood: return "device \(device) sends fixes faster than allowed; dropping"
+        case .timeBackwards(let seconds): return "fix for \(device) is \(Int(seconds)) s older than its newest"
+        case .impossibleJump(let speed): return "fix for \(device) implies \(Int(speed)) m/s"
+        }
+    }
+}
