@@ -13,7 +13,8 @@ public enum LocusCommand {
       pub TOPIC BODY        publish one message (envelope fields are filled in when absent)
       up                    start the bus and every installed service; restart any that crash
       demo                  start the stack, run a short self-check, print a summary
-      bench WHAT            benchmarks: codec, bus, nmea, all
+      bench WHAT            benchmarks: codec, bus, nmea, fusion, all
+      coord [LAT LON]       convert between WGS-84, GCJ-02 and BD-09 (China map datums)
       version               print the version
 
     Every command takes --help. Bus endpoints come from --pub/--sub, else LOCUS_PUB/LOCUS_SUB,
@@ -32,6 +33,7 @@ public enum LocusCommand {
         case "up": return UpCommand.run(rest)
         case "demo": return DemoCommand.run(rest)
         case "bench": return BenchCommand.run(rest)
+        case "coord": return CoordCommand.run(rest)
         case "version", "--version": print("locus \(ServiceProgram.version)"); return 0
         case "help", "--help", "-h": print(usage, terminator: ""); return 0
         default:
