@@ -26,3 +26,43 @@ def test_coord_reports_bad_lines_and_datums():
     assert "line 1" in result.stderr and "line 2" in result.stderr
     assert len(result.stdout.splitlines()) == 1
     assert locus("coord", "--to", "mercator", "1", "2").returncode == 64
+
+
+def _stream():
+    import json
+    lines = []
+    for i in range(20):
+        body = {"v": 1, "type": "location", "id": f"f{i}", "t": 1000.0 + i, "src": "fusion/main", "device": "walker",
+                "source": "fused", "lat": 31.2280 + i * 0.0002, "lon": 121.4700 + i * 0.0003, "hacc": 8}
+        lines.append("location.fused.walker " + json.dumps(body))
+    added = {"v": 1, "type": "region.added", "id": "r1", "t": 999.0, "src": "geofence/main", "owner": "alice",
+             "region": {"id": "store", "shape": {"type": "Circle", "center": [121.4737, 31.2304], "radius": 200}}}
+    event = {"v": 1, "type": "region.event", "id": "e1", "t": 1010.0, "src": "geofence/main", "owner": "alice",
+             "regionId": "store", "device": "walker", "event": "enter", "state": "inside", "cause": "crossing",
+             "location": {"lat": 31.2300, "lon": 121.4730, "hacc": 8, "t": 1010.0}}
+    lines += ["region.state.alice " + json.dumps(added), "region.event.alice " + json.dumps(event), "not a message"]
+    return "\n".join(lines) + "\n"
+
+
+def test_plot_draws_tracks_regions_and_events(tmp_path):
+    output = tmp_path / "map.svg"
+    result = locus("plot", "--output", str(output), "--title", "walk", stdin=_stream())
+    assert result.returncode == 0, result.stderr
+    assert "skipped 1 line" in result.stderr
+    svg = output.read_text()
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    assert 'data-device="walker"' in svg
+    assert svg.count('class="accuracy"') >= 10
+    assert 'class="region"' in svg and "alice/store" in svg
+    assert "enter store" in svg
+    import xml.dom.minidom
+    xml.dom.minidom.parseString(svg)  # well-formed
+
+
+def test_plot_in_gcj02_moves_the_drawing_and_empty_input_is_an_error(tmp_path):
+    wgs = locus("plot", "--datum", "wgs84", stdin=_stream()).stdout
+    gcj = locus("plot", "--datum", "gcj02", stdin=_stream()).stdout
+    grid_labels = lambda svg: [line for line in svg.splitlines() if "font-size=\"10\"" in line]
+    assert grid_labels(wgs) != grid_labels(gcj), "the coordinate grid follows the datum"
+    empty = locus("plot", stdin="")
+    assert empty.returncode == 65 and "no positions" in empty.stdout

@@ -14,6 +14,7 @@ public enum LocusCommand {
       up                    start the bus and every installed service; restart any that crash
       demo                  start the stack, run a short self-check, print a summary
       bench WHAT            benchmarks: codec, bus, nmea, fusion, all
+      plot [FILE...]        draw a recorded stream as an SVG map (tracks, accuracy, regions, events)
       coord [LAT LON]       convert between WGS-84, GCJ-02 and BD-09 (China map datums)
       version               print the version
 
@@ -34,6 +35,7 @@ public enum LocusCommand {
         case "demo": return DemoCommand.run(rest)
         case "bench": return BenchCommand.run(rest)
         case "coord": return CoordCommand.run(rest)
+        case "plot": return PlotCommand.run(rest)
         case "version", "--version": print("locus \(ServiceProgram.version)"); return 0
         case "help", "--help", "-h": print(usage, terminator: ""); return 0
         default:
