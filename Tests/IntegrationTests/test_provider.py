@@ -224,7 +224,11 @@ def test_gpsd_plugin_publishes_what_our_decoder_reads(log_name, cycle):
     finally:
         if fake.poll() is None:
             fake.terminate()
-            fake.wait(timeout=10)
+            try:
+                fake.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                fake.kill()  # gpsfake can hang in its own shutdown on a loaded machine
+                fake.wait(timeout=10)
     assert code == 0
     fixes = locations(messages)
     assert len(fixes) >= 3, "gpsd plugin published too few fixes"
