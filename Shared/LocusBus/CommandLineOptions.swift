@@ -112,8 +112,11 @@ public struct CommandLineSpec: Sendable {
             if let value = option.defaultValue { parsed.values[option.name] = [value] }
         }
         if let config {
-            for (key, value) in config {
-                guard let option = byName["--" + key] else { continue }
+            for (key, value) in config.sorted(by: { $0.key < $1.key }) {
+                // A misspelt key would otherwise be ignored silently and the default used instead.
+                guard let option = byName["--" + key], key != "config", key != "help", key != "version" else {
+                    throw UsageError("config key '\(key)' is not an option of \(program) (see --help)")
+                }
                 parsed.values[option.name] = try configValues(value, key: key)
             }
         }

@@ -36,7 +36,9 @@ public enum ServiceProgram {
             }
             guard let path = first.string("--config") else { return first }
             let config = try CommandLineSpec.loadConfig(path: path)
-            return try spec.parse(arguments, config: config)
+            do { return try spec.parse(arguments, config: config) } catch {
+                throw ConfigError("config file '\(path)': \(error.message)")
+            }
         } catch let error as UsageError {
             FileHandle.standardError.write(Data("\(spec.program): \(error.message)\n".utf8))
             exit(exitUsage)

@@ -118,6 +118,10 @@ def test_malformed_config_file_is_reported(tmp_path):
     result = subprocess.run([str(bin_dir() / "locus-bus"), "--config", str(config)],
                             capture_output=True, text=True, timeout=10)
     assert result.returncode == 78 and "not valid JSON" in result.stderr
+    config.write_text('{"hwm": 10, "hmw": 20}')
+    result = subprocess.run([str(bin_dir() / "locus-bus"), "--config", str(config)],
+                            capture_output=True, text=True, timeout=10)
+    assert result.returncode == 78 and "config key 'hmw' is not an option" in result.stderr
 
 
 def test_config_file_sets_endpoints_and_flags_override_it(runtime_dir, tmp_path):

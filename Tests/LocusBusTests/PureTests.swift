@@ -110,4 +110,10 @@ final class CommandLineSpecTests: XCTestCase {
         }
         XCTAssertThrowsError(try CommandLineSpec.loadConfig(path: path + ".missing"))
     }
+
+    func testUnknownConfigKeysAreRefusedNotIgnored() {
+        XCTAssertThrowsError(try spec.parse([], environment: [:], config: ["raduis": 200])) { error in
+            XCTAssertTrue("\(error)".contains("config key 'raduis' is not an option"))
+        }
+    }
 }
