@@ -66,3 +66,28 @@ def test_plot_in_gcj02_moves_the_drawing_and_empty_input_is_an_error(tmp_path):
     assert grid_labels(wgs) != grid_labels(gcj), "the coordinate grid follows the datum"
     empty = locus("plot", stdin="")
     assert empty.returncode == 65 and "no positions" in empty.stdout
+
+
+def test_doctor_reports_a_healthy_bus_and_bad_permissions(bus, tmp_path):
+    secret = tmp_path / "secret.key"
+    secret.write_text("x")
+    secret.chmod(0o644)
+    result = subprocess.run([str(bin_dir() / "locus"), "doctor", "--wait", "1.5", "--path", str(secret)],
+                            env=bus.env, capture_output=True, text=True, timeout=30)
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("ok: bus: ok") for line in lines), result.stdout
+    assert any(line.startswith("fail: ") and "secret.key" in line and "chmod 600" in line for line in lines)
+    assert result.returncode == 1
+    secret.chmod(0o600)
+    again = subprocess.run([str(bin_dir() / "locus"), "doctor", "--wait", "1.5", "--path", str(secret)],
+                           env=bus.env, capture_output=True, text=True, timeout=30)
+    assert again.returncode == 0, again.stdout
+
+
+def test_doctor_says_when_there_is_no_bus(tmp_path):
+    import os
+    env = dict(os.environ, LOCUS_PUB=f"ipc://{tmp_path}/pub", LOCUS_SUB=f"ipc://{tmp_path}/sub")
+    result = subprocess.run([str(bin_dir() / "locus"), "doctor", "--wait", "0.5"], env=env,
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 1
+    assert "no socket; is locus-bus running?" in result.stdout

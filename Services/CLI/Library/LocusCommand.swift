@@ -16,6 +16,7 @@ public enum LocusCommand {
       bench WHAT            benchmarks: codec, bus, nmea, fusion, all
       plot [FILE...]        draw a recorded stream as an SVG map (tracks, accuracy, regions, events)
       coord [LAT LON]       convert between WGS-84, GCJ-02 and BD-09 (China map datums)
+      doctor                check the bus, each service's health, the clock and file permissions
       version               print the version
 
     Every command takes --help. Bus endpoints come from --pub/--sub, else LOCUS_PUB/LOCUS_SUB,
@@ -36,6 +37,7 @@ public enum LocusCommand {
         case "bench": return BenchCommand.run(rest)
         case "coord": return CoordCommand.run(rest)
         case "plot": return PlotCommand.run(rest)
+        case "doctor": return DoctorCommand.run(rest)
         case "version", "--version": print("locus \(ServiceProgram.version)"); return 0
         case "help", "--help", "-h": print(usage, terminator: ""); return 0
         default:
