@@ -15,6 +15,8 @@ public struct RuntimeSettings: Sendable {
     /// Exit (after `finish`) once every injector has said `.finished`, e.g. when a replayed file ends.
     public var exitWhenSourcesFinish = false
     public var logLevel: ServiceLog.Level
+    /// Which devices this instance handles when several run side by side (`--shard K/N`).
+    public var shard: Shard = .whole
 
     public init(service: String, program: String, endpoints: BusEndpoints, stdio: Bool = false,
                 instance: String = "main", healthIntervalSeconds: Double = 2, logLevel: ServiceLog.Level = .info) {
@@ -42,6 +44,13 @@ public struct RuntimeSettings: Sendable {
         self.init(service: service, program: program, endpoints: endpoints, stdio: options.flag("--stdio"),
                   instance: options.string("--instance") ?? "main", healthIntervalSeconds: interval,
                   logLevel: ServiceProgram.logLevel(options, program: program))
+        if let text = options.string("--shard") {
+            guard let shard = Shard(text) else {
+                ServiceProgram.usageFailure(program, "--shard must be K/N with 0 <= K < N, got '\(text)'")
+            }
+            self.shard = shard
+            if shard.count > 1 && options.string("--instance") == "main" { instance = "shard\(shard.index)" }
+        }
     }
 
     public var source: String { "\(service)/\(instance)" }

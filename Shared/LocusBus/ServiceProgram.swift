@@ -16,6 +16,7 @@ public enum ServiceProgram {
         OptionSpec("--sub", value: "ENDPOINT", help: "bus endpoint subscribers connect to", environment: "LOCUS_SUB"),
         OptionSpec("--stdio", help: "read text-form messages from stdin and write them to stdout instead of using the bus"),
         OptionSpec("--instance", value: "NAME", help: "instance name used in the `src` of published messages", default: "main"),
+        OptionSpec("--shard", value: "K/N", help: "handle only the devices rendezvous hashing gives to instance K of N"),
         OptionSpec("--health-interval", value: "SECONDS", help: "seconds between health messages (at most 5)", default: "2"),
         OptionSpec("--log-level", value: "LEVEL", help: "debug, info, warn or error", default: "info"),
         OptionSpec("--version", help: "print the version and exit"),

@@ -66,6 +66,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
             subscriber?.socket.close()
             publisher.socket.close()
         }
+        if settings.shard.count > 1 { log.info("shard \(settings.shard): handling only this shard's devices") }
         log.info("started: publishing to \(settings.endpoints.pub)"
                  + (subscriber.map { _ in ", subscribed to \(logic.subscriptions.joined(separator: " ")) at \(settings.endpoints.sub)" } ?? ""))
         ServiceProgram.notifyReady()
@@ -219,6 +220,10 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     }
 
     private func deliver(_ message: Message, topic: String, now: Double) -> [Outbound] {
+        guard settings.shard.accepts(topic: topic) else {
+            counters.add("otherShard")
+            return []
+        }
         guard recent.insert(message.envelope.id) else {
             counters.add("duplicates")
             return []
