@@ -89,6 +89,26 @@ public struct DeviceFilter: Sendable {
         }
     }
 
+    /// Fuses a velocity measured together with the position just fused (a receiver's Doppler
+    /// speed and course), east and north in m/s, with a per-axis sigma (trust already applied).
+    /// Doppler velocity errors do not follow the position's errors, so the velocity steadies the
+    /// track between noisy positions. Call it right after `update` fused the fix at the filter's
+    /// time; a velocity far from the prediction (χ² gate) is ignored and `false` returned.
+    public mutating func updateVelocity(eastMetersPerSecond: Double, northMetersPerSecond: Double,
+                                        sigmaMetersPerSecond: Double) -> Bool {
+        guard isInitialized, sigmaMetersPerSecond > 0, eastMetersPerSecond.isFinite, northMetersPerSecond.isFinite else { return false }
+        let r = sigmaMetersPerSecond * sigmaMetersPerSecond
+        let innovation = (eastMetersPerSecond - x[2], northMetersPerSecond - x[3])
+        let s00 = p[10] + r, s11 = p[15] + r, s01 = p[11]
+        let determinant = s00 * s11 - s01 * s01
+        guard determinant > 0 else { return false }
+        let mahalanobis = (s11 * innovation.0 * innovation.0 - 2 * s01 * innovation.0 * innovation.1
+            + s00 * innovation.1 * innovation.1) / determinant
+        guard mahalanobis <= settings.gate.chiSquareThreshold else { return false }
+        correct(innovation: innovation, measurementVariance: r, first: 2)
+        return true
+    }
+
     /// The estimate at the filter's own time (no extrapolation).
     public var estimate: FilterEstimate? {
         guard isInitialized else { return nil }
@@ -165,23 +185,26 @@ public struct DeviceFilter: Sendable {
         p[15] = 0.01
     }
 
-    private mutating func correct(innovation: (Double, Double), measurementVariance r: Double) {
-        let s00 = p[0] + r, s11 = p[5] + r, s01 = p[1]
+    /// One Kalman correction with a 2-D measurement of state components `first` and `first + 1`
+    /// (0: position, 2: velocity), each with variance `r`.
+    private mutating func correct(innovation: (Double, Double), measurementVariance r: Double, first: Int = 0) {
+        let a0 = first, a1 = first + 1
+        let s00 = p[a0 * 4 + a0] + r, s11 = p[a1 * 4 + a1] + r, s01 = p[a0 * 4 + a1]
         let determinant = s00 * s11 - s01 * s01
         let i00 = s11 / determinant, i11 = s00 / determinant, i01 = -s01 / determinant
-        // K = P Hᵀ S⁻¹ (4×2); P Hᵀ is the first two columns of P.
+        // K = P Hᵀ S⁻¹ (4×2); P Hᵀ is columns a0 and a1 of P.
         var k = [Double](repeating: 0, count: 8)
         for row in 0..<4 {
-            let a = p[row * 4], b = p[row * 4 + 1]
+            let a = p[row * 4 + a0], b = p[row * 4 + a1]
             k[row * 2] = a * i00 + b * i01
             k[row * 2 + 1] = a * i01 + b * i11
         }
         for row in 0..<4 { x[row] += k[row * 2] * innovation.0 + k[row * 2 + 1] * innovation.1 }
-        // P ← P − K H P, where H P is the first two rows of P.
-        let topRows = Array(p[0..<8])
+        // P ← P − K H P, where H P is rows a0 and a1 of P.
+        let measuredRows = Array(p[(a0 * 4)..<(a0 * 4 + 8)])
         for row in 0..<4 {
             for column in 0..<4 {
-                p[row * 4 + column] -= k[row * 2] * topRows[column] + k[row * 2 + 1] * topRows[4 + column]
+                p[row * 4 + column] -= k[row * 2] * measuredRows[column] + k[row * 2 + 1] * measuredRows[4 + column]
             }
         }
         for row in 0..<4 {  // keep P symmetric against rounding

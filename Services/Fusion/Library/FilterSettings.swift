@@ -22,6 +22,11 @@ public struct FilterSettings: Sendable, Equatable {
     public var innovationSmoothing = 0.3
     /// Largest factor by which a manoeuvre may raise the process noise.
     public var maximumManeuverScale = 5.0
+    /// Factor applied to a fix's speed accuracy before its velocity is fused. A receiver's
+    /// velocity comes out of its own tracking filter, so successive values share errors
+    /// (and urban multipath biases Doppler); believing each one at its word would make the
+    /// track, and the published radius, overconfident. 0 turns velocity fusion off.
+    public var velocityAccuracyScale = 8.0
 
     public init(
         processNoise: [MotionActivity: Double] = FilterSettings.standardProcessNoise,

@@ -111,6 +111,13 @@ public struct FusionLogic: ServiceLogic {
         case .initialized, .fused, .reanchored:
             break
         }
+        let velocityScale = configuration.filter.velocityAccuracyScale * configuration.trust.scale(for: location.source)
+        if location.age == nil, velocityScale > 0, let velocity = VelocityMeasurement(location) {
+            let fused = state.filter.updateVelocity(eastMetersPerSecond: velocity.eastMetersPerSecond,
+                                                    northMetersPerSecond: velocity.northMetersPerSecond,
+                                                    sigmaMetersPerSecond: velocity.sigmaMetersPerSecond * velocityScale)
+            counters.add(fused ? "velocity.fused" : "velocity.rejected")
+        }
         if let alt = location.alt { state.lastAltitude = (alt, location.vacc) }
         guard let estimate = state.filter.estimate else { return out }
         out += publish(estimate, device: device, mode: location.mode, state: &state)

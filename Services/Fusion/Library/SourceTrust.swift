@@ -20,8 +20,13 @@ public struct SourceTrust: Sendable, Equatable {
         "dr": 1.2, "wifi": 1.6, "cell": 2, "ip": 3,
     ]
 
+    /// How much a source's accuracy claims are inflated (also applied to its speed accuracy).
+    public func scale(for source: String) -> Double {
+        haccScale[source] ?? defaultScale
+    }
+
     /// The radius (68 %) this filter should assume for a fix from `source` that claims `hacc`.
     public func effectiveHacc(_ hacc: Double, source: String) -> Double {
-        max(minimumHaccMeters, hacc * (haccScale[source] ?? defaultScale))
+        max(minimumHaccMeters, hacc * scale(for: source))
     }
 }

@@ -20,9 +20,9 @@ public enum KittiEvaluation {
     public static let epochOffset = 1_300_000_000.0
 
     /// The mean of `run` over several seeds: one seed's figures move by a few hundredths.
-    public static func averaged(track: KittiTrack, scenario: NoiseModel.Scenario, seeds: [UInt64],
+    public static func averaged(track: KittiTrack, scenario: NoiseModel.Scenario, seeds: [UInt64], noise: NoiseModel = NoiseModel(),
                                 configuration: FusionConfiguration = FusionConfiguration()) -> (ratio: Double, coverage: Double, rows: [Row]) {
-        let rows = seeds.map { run(track: track, scenario: scenario, seed: $0, configuration: configuration) }
+        let rows = seeds.map { run(track: track, scenario: scenario, seed: $0, noise: noise, configuration: configuration) }
         let count = Double(rows.count)
         return (rows.reduce(0) { $0 + $1.ratio } / count, rows.reduce(0) { $0 + $1.fused.coverage } / count, rows)
     }
@@ -45,7 +45,8 @@ public enum KittiEvaluation {
             rawErrors.append(hypot(fix.east - sample.east, fix.north - sample.north))
             rawRadii.append(fix.hacc)
             let coordinate = plane.unproject(east: fix.east, north: fix.north)
-            let location = Location(device: "kitti", source: "gps", lat: coordinate.lat, lon: coordinate.lon, hacc: fix.hacc, mode: "3d")
+            let location = Location(device: "kitti", source: "gps", lat: coordinate.lat, lon: coordinate.lon, hacc: fix.hacc,
+                                    speed: fix.speed, speedAcc: fix.speedAcc, course: fix.course, mode: "3d")
             let message = Message(body: .location(location), id: "kitti-\(index)", t: t, src: "evaluation/kitti")
             for out in logic.receive(message, topic: Topic.locationRaw("kitti"), now: t)
             where out.topic == Topic.locationFused("kitti") {

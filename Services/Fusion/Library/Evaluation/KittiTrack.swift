@@ -20,4 +20,15 @@ public struct KittiTrack: Sendable {
             samples.append(Sample(t: t, east: east, north: north))
         }
     }
+
+    /// The true velocity (m/s) at each sample: central differences of the positions (one-sided
+    /// at the ends), what a receiver's Doppler measures apart from its noise.
+    public static func velocities(of samples: [Sample]) -> [(east: Double, north: Double)] {
+        samples.indices.map { index in
+            let before = samples[max(0, index - 1)], after = samples[min(samples.count - 1, index + 1)]
+            let dt = after.t - before.t
+            guard dt > 0 else { return (0, 0) }
+            return ((after.east - before.east) / dt, (after.north - before.north) / dt)
+        }
+    }
 }

@@ -15,11 +15,45 @@ public struct NoiseModel: Sendable {
     /// Per-axis standard deviation and time constant of the correlated bias.
     public var biasSigmaMeters = 3.0
     public var biasTimeConstantSeconds = 60.0
+    /// Per-axis sigma (m/s) of the Doppler velocity each fix carries as `speed` and `course`
+    /// with this `speedAcc`, as GNSS receivers report it (gpsd `eps`, u-blox `sAcc`; the Pixel 4
+    /// log says 0.09 m/s). Nil: fixes carry position only.
+    public var dopplerSigmaMetersPerSecond: Double? = 0.5
 
     public init() {}
 
-    /// One noisy fix per sample: offsets (metres) and the `hacc` the fix reports.
-    public func corrupt(_ samples: [KittiTrack.Sample], scenario: Scenario, seed: UInt64) -> [(east: Double, north: Double, hacc: Double)] {
+    /// One fix as a receiver would report it, in the track's local metres.
+    public struct NoisyFix: Sendable {
+        public var east: Double
+        public var north: Double
+        public var hacc: Double
+        public var speed: Double?
+        public var course: Double?
+        public var speedAcc: Double?
+    }
+
+    /// One noisy fix per sample: position, the `hacc` the fix reports and, when modelled, a
+    /// Doppler velocity whose errors are independent of the position's (a separate stream, so
+    /// the position noise of a seed is the same with or without it).
+    public func corrupt(_ samples: [KittiTrack.Sample], scenario: Scenario, seed: UInt64) -> [NoisyFix] {
+        let positions = corruptPositions(samples, scenario: scenario, seed: seed)
+        guard let sigma = dopplerSigmaMetersPerSecond else {
+            return positions.map { NoisyFix(east: $0.east, north: $0.north, hacc: $0.hacc) }
+        }
+        var random = SeededGenerator(seed: seed ^ 0xD0_9917)
+        let velocities = KittiTrack.velocities(of: samples)
+        return zip(positions, velocities).map { position, velocity in
+            let east = velocity.east + sigma * gaussian(&random)
+            let north = velocity.north + sigma * gaussian(&random)
+            var course = atan2(east, north) * 180 / .pi
+            if course < 0 { course += 360 }
+            if course >= 360 { course -= 360 }
+            return NoisyFix(east: position.east, north: position.north, hacc: position.hacc,
+                            speed: hypot(east, north), course: course, speedAcc: sigma)
+        }
+    }
+
+    private func corruptPositions(_ samples: [KittiTrack.Sample], scenario: Scenario, seed: UInt64) -> [(east: Double, north: Double, hacc: Double)] {
         var random = SeededGenerator(seed: seed)
         let whiteSigma = GaussianRadius.sigma(fromHacc: whiteHaccMeters)
         var bias = (0.0, 0.0)
