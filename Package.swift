@@ -31,6 +31,13 @@ var targets: [Target] = [
     .executableTarget(name: "locus-fusion", dependencies: ["LocusFusion", "LocusBus", "LocusProtocol"], path: "Services/Fusion/Executable"),
     .testTarget(name: "LocusFusionTests", dependencies: ["LocusFusion", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusFusionTests"),
 
+    // MARK: notifier
+    .systemLibrary(name: "CSQLite", path: "Shared/CSQLite"),
+    .systemLibrary(name: "CMosquitto", path: "Shared/CMosquitto"),
+    .target(name: "LocusNotifier", dependencies: ["CSQLite", "CMosquitto", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Notifier/Library"),
+    .executableTarget(name: "locus-notifier", dependencies: ["LocusNotifier", "LocusBus", "LocusProtocol"], path: "Services/Notifier/Executable"),
+    .testTarget(name: "LocusNotifierTests", dependencies: ["LocusNotifier", "LocusProtocol", "LocusBus"], path: "Tests/LocusNotifierTests"),
+
     // Unit tests next to what they test; integration tests start real processes.
     .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),
     .testTarget(name: "LocusGeoTests", dependencies: ["LocusGeo"], path: "Tests/LocusGeoTests", exclude: ["Fixtures"]),
@@ -50,6 +57,7 @@ let package = Package(
         .executable(name: "locus-provider", targets: ["locus-provider"]),
         .executable(name: "locus", targets: ["locus"]),
         .executable(name: "locus-fusion", targets: ["locus-fusion"]),
+        .executable(name: "locus-notifier", targets: ["locus-notifier"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -3,7 +3,7 @@
 # Used by `make demo`, `make test` and CI; needs root or sudo for apt-get.
 set -euo pipefail
 
-debian_packages=(libzmq3-dev libproj-dev libsqlite3-dev gpsd gpsd-clients)
+debian_packages=(libzmq3-dev libproj-dev libsqlite3-dev gpsd gpsd-clients libmosquitto-dev mosquitto dbus libnotify-bin libglib2.0-bin)
 python_packages=(pyzmq geographiclib shapely pytest)
 
 sudo_cmd=()

@@ -11,6 +11,7 @@ public enum LocusCommand {
     Commands:
       tail [PREFIX...]      print bus messages live in the text form (--json: bodies only)
       pub TOPIC BODY        publish one message (envelope fields are filled in when absent)
+      destination set|clear set a destination: the notifier reports progress and arrival
       up                    start the bus and every installed service; restart any that crash
       demo                  start the stack, run a short self-check, print a summary
       bench WHAT            benchmarks: codec, bus, nmea, fusion, all
@@ -32,6 +33,7 @@ public enum LocusCommand {
         switch command {
         case "tail": return TailCommand.run(rest)
         case "pub": return PubCommand.run(rest)
+        case "destination": return DestinationCommand.run(rest)
         case "up": return UpCommand.run(rest)
         case "demo": return DemoCommand.run(rest)
         case "bench": return BenchCommand.run(rest)

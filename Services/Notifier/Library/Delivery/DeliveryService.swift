@@ -1,0 +1,54 @@
+public import Foundation
+public import LocusBus
+
+/// Owns the sink workers: starts them over one outbox directory, wakes them when new
+/// notifications are stored, and drains them (bounded) at the end of `--stdio` input.
+public final class DeliveryService: @unchecked Sendable {
+    private let workers: [SinkWorker]
+    let reports = DeliveryReports()
+    public let sinkNames: [String]
+
+    /// - Parameters:
+    ///   - sinks: name and factory per sink; each factory runs on its sink's own thread.
+    public init(directory: URL, sinks: [(name: String, make: @Sendable () throws -> any NotificationSink)],
+                policy: RetryPolicy, service: String = "notifier") {
+        let reports = self.reports
+        workers = sinks.map { SinkWorker(name: $0.name, directory: directory, policy: policy, reports: reports,
+                                         service: service, makeSink: $0.make) }
+        sinkNames = sinks.map(\.name)
+    }
+
+    /// Convenience for parsed `--sink` values.
+    public convenience init(directory: URL, specs: [SinkSpec], options: SinkOptions, policy: RetryPolicy, service: String = "notifier") {
+        let names = SinkSpec.names(specs)
+        let sinks = zip(names, specs).map { name, spec in
+            (name: name, make: { @Sendable () throws -> any NotificationSink in try spec.makeSink(name: name, options: options) })
+        }
+        self.init(directory: directory, sinks: sinks, policy: policy, service: service)
+    }
+
+    public func start() { workers.forEach { $0.start() } }
+
+    public func wake() { workers.forEach { $0.wake() } }
+
+    /// Records and problems from the workers since the last call (runtime thread).
+    public func takeReports() -> [Outbound] { reports.take() }
+
+    public var counters: [String: Int] { reports.counters }
+
+    /// Waits until every sink handled everything stored so far, or the timeout; true when drained.
+    @discardableResult
+    public func drain(timeoutSeconds: Double) -> Bool {
+        wake()
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while Date() < deadline {
+            if workers.allSatisfy(\.isDrained) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return workers.allSatisfy(\.isDrained)
+    }
+
+    public func stop(timeoutSeconds: Double = 2) {
+        workers.forEach { $0.stop(timeoutSeconds: timeoutSeconds) }
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+public import LocusBus
+public import LocusProtocol
+
+/// Turns region events, visits, authorization changes, destination progress and explicit
+/// requests into notifications. Each notification is committed to the outbox before any
+/// sink sees it; the sink workers (`DeliveryService`) deliver it and their records come
+/// back out of `tick` and `finish` as `notify.<sink>` messages.
+public struct NotifierLogic: ServiceLogic {
+    public static let service = "notifier"
+    public let subscriptions = [Topic.regionEventPrefix, Topic.visitPrefix, Topic.authStatusPrefix,
+                                Topic.locationFusedPrefix, "notify.request"]
+
+    private let configuration: NotifierConfiguration
+    private let outbox: Outbox
+    private let delivery: DeliveryService?
+    private var cooldown: Cooldown
+    private var merger: BurstMerger
+    private var destinations: [String: Destination] = [:]
+    private var authorizations: [String: AuthStatus] = [:]
+    private var counts: [String: Int] = [:]
+
+    /// - Parameters:
+    ///   - outbox: this thread's connection to the durable outbox.
+    ///   - delivery: the sink workers; nil stores notifications without delivering (tests).
+    public init(configuration: NotifierConfiguration, outbox: Outbox, delivery: DeliveryService?) throws(SQLiteError) {
+        self.configuration = configuration
+        self.outbox = outbox
+        self.delivery = delivery
+        cooldown = Cooldown(windowSeconds: configuration.cooldownSeconds)
+        merger = BurstMerger(windowSeconds: configuration.mergeWindowSeconds)
+        for (device, json) in try outbox.loadDestinations() {
+            if let destination = Destination.decode(json) { destinations[device] = destination }
+        }
+        for name in delivery?.sinkNames ?? [] { try outbox.register(sink: name) }
+    }
+
+    // MARK: ServiceLogic
+
+    public mutating func receive(_ message: Message, topic: String, now: Double) -> [Outbound] {
+        let id = message.envelope.id
+        let t = message.envelope.t
+        var output: [Outbound] = []
+        switch message.body {
+        case .regionEvent(let event) where topic.hasPrefix(Topic.regionEventPrefix):
+            guard firstSighting(id, t: t, output: &output) else { return output }
+            regionEvent(event, id: id, t: t, output: &output)
+        case .visit(let visit) where topic.hasPrefix(Topic.visitPrefix):
+            guard firstSighting(id, t: t, output: &output) else { return output }
+            let kind: NotificationKind = visit.departure == nil ? .visitArrival : .visitDeparture
+            let time = visit.departure ?? visit.arrival
+            let values = ["device": visit.device, "time": Self.timeText(time)]
+            store(make(kind, id: "n-\(id)", ref: id, t: t, values: values, device: visit.device,
+                       lat: visit.lat, lon: visit.lon, accuracy: visit.hacc), cooldownKey: nil, output: &output)
+        case .authStatus(let status) where topic.hasPrefix(Topic.authStatusPrefix):
+            guard firstSighting(id, t: t, output: &output) else { return output }
+            let previous = authorizations.updateValue(status, forKey: status.client)
+            guard let previous, previous.status != status.status || previous.accuracy != status.accuracy else { return output }
+            let values = ["client": status.client, "status": status.status.rawValue, "accuracy": status.accuracy.rawValue,
+                          "time": Self.timeText(t)]
+            store(make(.authorization, id: "n-\(id)", ref: id, t: t, values: values, device: status.client),
+                  cooldownKey: nil, output: &output)
+        case .location(let location) where topic.hasPrefix(Topic.locationFusedPrefix):
+            destinationProgress(location, id: id, t: t, output: &output)
+        case .other(let type, let fields) where topic == "notify.request":
+            guard firstSighting(id, t: t, output: &output) else { return output }
+            do {
+                request(try NotifyRequest(type: type, fields: fields), id: id, t: t, output: &output)
+            } catch {
+                output.append(reject("invalidRequest", error.message, topic: topic, ref: id, t: t))
+            }
+        default:
+            output.append(reject("unexpectedType", "'\(message.body.type)' is not handled on \(topic)", topic: topic, ref: id, t: t))
+        }
+        delivery?.wake()
+        return output
+    }
+
+    public mutating func tick(now: Double) -> [Outbound] {
+        var output: [Outbound] = []
+        for burst in merger.due(now: now) { flush(burst, output: &output) }
+        delivery?.wake()
+        return output + (delivery?.takeReports() ?? [])
+    }
+
+    public mutating func finish(now: Double) -> [Outbound] {
+        var output: [Outbound] = []
+        for burst in merger.due(now: nil) { flush(burst, output: &output) }
+        if let delivery {
+            if !delivery.drain(timeoutSeconds: configuration.drainTimeoutSeconds) {
+                output.append(reject("drainTimeout", "sinks still had notifications after \(configuration.drainTimeoutSeconds) s; they stay in the outbox for the next start",
+                                     topic: nil, ref: nil, t: now))
+            }
+            delivery.stop()
+            output += delivery.takeReports()
+        }
+        return output
+    }
+
+    public var healthCounters: [String: Int] {
+        counts.merging(delivery?.counters ?? [:]) { $0 + $1 }
+    }
+
+    public var healthState: HealthState {
+        (delivery?.counters["sinkErrors"] ?? 0) > 0 ? .degraded : .ok
+    }
+
+    // MARK: events
+
+    private mutating func regionEvent(_ event: RegionEvent, id: String, t: Double, output: inout [Outbound]) {
+        let kind: NotificationKind
+        switch event.event {
+        case .enter: kind = .enter
+        case .exit: kind = .exit
+        case .dwell: kind = .dwell
+        case .state:
+            count("stateEventsIgnored")
+            return
+        }
+        let summary = RegionEventSummary(owner: event.owner, regionId: event.regionId, device: event.device, kind: kind, t: t,
+                                         lat: event.location.lat, lon: event.location.lon, hacc: event.location.hacc)
+        if kind == .enter && merger.isEnabled {
+            merger.add(.init(eventID: id, event: summary), device: event.device, t: t)
+            for burst in merger.due(now: t) { flush(burst, output: &output) }
+            return
+        }
+        store(single(summary, eventID: id), cooldownKey: "\(event.owner)/\(event.regionId)/\(event.device)/\(kind.rawValue)", output: &output)
+    }
+
+    private func single(_ event: RegionEventSummary, eventID: String) -> NotificationRecord {
+        let values = ["region": event.regionId, "owner": event.owner, "device": event.device, "time": Self.timeText(event.t)]
+        var record = make(event.kind, id: "n-\(eventID)", ref: eventID, t: event.t, values: values, device: event.device,
+                          lat: event.lat, lon: event.lon, accuracy: event.hacc)
+        record.owner = event.owner
+        record.region = event.regionId
+        return record
+    }
+
+    private mutating func flush(_ burst: [BurstMerger.Entry], output: inout [Outbound]) {
+        guard let first = burst.first else { return }
+        if burst.count == 1 {
+            let event = first.event
+            store(single(event, eventID: first.eventID),
+                  cooldownKey: "\(event.owner)/\(event.regionId)/\(event.device)/enter", output: &output)
+            return
+        }
+        let regions = burst.map(\.event.regionId)
+        let values = ["count": String(burst.count), "regions": regions.joined(separator: ", "), "device": first.event.device,
+                      "time": Self.timeText(first.event.t)]
+        var record = make(.mergedEnter, id: "n-merged-\(first.eventID)", ref: first.eventID, t: burst.last!.event.t, values: values,
+                          device: first.event.device, lat: burst.last!.event.lat, lon: burst.last!.event.lon, accuracy: burst.last!.event.hacc)
+        record.regions = regions
+        count("merged", by: burst.count - 1)
+        store(record, cooldownKey: nil, output: &output)
+    }
+
+    private mutating func destinationProgress(_ location: Location, id: String, t: Double, output: inout [Outbound]) {
+        guard var destination = destinations[location.device] else { return }
+        let progress = destination.update(lat: location.lat, lon: location.lon)
+        switch progress {
+        case .none:
+            return
+        case let .progress(distance, bucket):
+            let values = ["distance": String(Int(distance.rounded())), "device": location.device, "time": Self.timeText(t)]
+            var record = make(.destinationProgress, id: "n-\(destination.id)-step-\(bucket)", ref: id, t: t, values: values,
+                              device: location.device, lat: location.lat, lon: location.lon, accuracy: location.hacc)
+            record.distanceMeters = distance.rounded()
+            store(record, cooldownKey: nil, output: &output)
+            destinations[location.device] = destination
+            persist(destination, device: location.device, output: &output, t: t)
+        case .arrived(let distance):
+            let values = ["distance": String(Int(distance.rounded())), "device": location.device, "time": Self.timeText(t)]
+            var record = make(.destinationArrival, id: "n-\(destination.id)-arrival", ref: id, t: t, values: values,
+                              device: location.device, lat: location.lat, lon: location.lon, accuracy: location.hacc)
+            record.distanceMeters = distance.rounded()
+            store(record, cooldownKey: nil, output: &output)
+            destinations[location.device] = nil
+            persist(nil, device: location.device, output: &output, t: t)
+        }
+    }
+
+    private mutating func request(_ request: NotifyRequest, id: String, t: Double, output: inout [Outbound]) {
+        switch request {
+        case let .notify(title, body, device):
+            let values = ["title": title, "body": body, "device": device ?? "", "time": Self.timeText(t)]
+            store(make(.request, id: "n-\(id)", ref: id, t: t, values: values, device: device), cooldownKey: nil, output: &output)
+        case let .setDestination(device, lat, lon, radius, step):
+            let destination = Destination(id: id, device: device, lat: lat, lon: lon,
+                                          radiusMeters: radius ?? configuration.arrivalRadiusMeters,
+                                          stepMeters: step ?? configuration.progressStepMeters, lastBucket: nil)
+            destinations[device] = destination
+            persist(destination, device: device, output: &output, t: t)
+        case .clearDestination(let device):
+            destinations[device] = nil
+            persist(nil, device: device, output: &output, t: t)
+        }
+    }
+
+    // MARK: storing
+
+    /// Records the event id; a repeat (also one from before a restart) yields nothing.
+    private mutating func firstSighting(_ id: String, t: Double, output: inout [Outbound]) -> Bool {
+        do {
+            if try outbox.markSeen(eventID: id, t: t) { return true }
+            count("duplicates")
+            return false
+        } catch {
+            output.append(reject("outboxFailed", "cannot record event \(id): \(error)", topic: nil, ref: id, t: t))
+            return false
+        }
+    }
+
+    private mutating func store(_ record: NotificationRecord, cooldownKey: String?, output: inout [Outbound]) {
+        if let cooldownKey, !cooldown.allow(cooldownKey, t: record.t) {
+            count("suppressed")
+            for sink in delivery?.sinkNames ?? [] {
+                let body = LocusProtocol.Notification(ref: record.ref, title: record.title, body: record.body, sink: sink, status: .suppressed)
+                output.append(Outbound(topic: Topic.notify(sink), body: .notification(body), t: record.t))
+            }
+            return
+        }
+        do {
+            if try outbox.add(record) { count("notifications") } else { count("duplicates") }
+        } catch {
+            output.append(reject("outboxFailed", "cannot store notification \(record.id): \(error)", topic: nil, ref: record.ref, t: record.t))
+        }
+    }
+
+    private mutating func persist(_ destination: Destination?, device: String, output: inout [Outbound], t: Double) {
+        do { try outbox.saveDestination(device: device, json: destination?.json()) } catch {
+            output.append(reject("outboxFailed", "cannot store the destination of \(device): \(error)", topic: nil, ref: nil, t: t))
+        }
+    }
+
+    private func make(_ kind: NotificationKind, id: String, ref: String, t: Double, values: [String: String], device: String?,
+                      lat: Double? = nil, lon: Double? = nil, accuracy: Double? = nil) -> NotificationRecord {
+        let text = configuration.catalog.render(kind, values)
+        return NotificationRecord(id: id, ref: ref, kind: kind, title: text.title, body: text.body, locale: configuration.catalog.locale,
+                                  t: t, device: device, lat: lat, lon: lon, accuracyMeters: accuracy)
+    }
+
+    private mutating func reject(_ code: String, _ message: String, topic: String?, ref: String?, t: Double) -> Outbound {
+        count("rejected")
+        return Outbound(topic: Topic.error(Self.service), body: .error(ErrorReport(code: code, message: message, topic: topic, ref: ref)), t: t)
+    }
+
+    private mutating func count(_ name: String, by amount: Int = 1) {
+        counts[name, default: 0] += amount
+    }
+
+    /// ISO 8601 UTC, the form every locale's templates receive for {time}.
+    static func timeText(_ t: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: t))
+    }
+}

@@ -1,0 +1,98 @@
+public import Foundation
+
+/// The durable outbox: every notification is committed here (WAL, synchronous=FULL)
+/// before any sink sees it, and each sink keeps a cursor that moves only after a
+/// delivery succeeded or failed for good. A restart, even after `kill -9`, resumes every
+/// sink at its cursor, so each sink gets everything at least once and in order.
+///
+/// One instance is one SQLite connection and belongs to one thread; other threads open
+/// their own instance on the same directory.
+public final class Outbox {
+    public static let fileName = "outbox.sqlite"
+    private let database: SQLiteDatabase
+    public let path: String
+
+    public init(directory: URL) throws(SQLiteError) {
+        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+            throw SQLiteError(message: "cannot create \(directory.path): \(error.localizedDescription)")
+        }
+        path = directory.appendingPathComponent(Self.fileName).path
+        database = try SQLiteDatabase(path: path)
+        try database.execute("""
+            PRAGMA journal_mode=WAL;
+            PRAGMA synchronous=FULL;
+            CREATE TABLE IF NOT EXISTS notifications(seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, json TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS cursors(sink TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS events(id TEXT PRIMARY KEY, t REAL NOT NULL);
+            CREATE TABLE IF NOT EXISTS destinations(device TEXT PRIMARY KEY, json TEXT NOT NULL);
+            """)
+    }
+
+    // MARK: notifications
+
+    /// Stores `record`; returns false when a notification with its id is already stored.
+    @discardableResult
+    public func add(_ record: NotificationRecord) throws(SQLiteError) -> Bool {
+        try database.query("INSERT OR IGNORE INTO notifications(id, json) VALUES (?, ?)",
+                           [.text(record.id), .text(String(decoding: record.json(), as: UTF8.self))])
+        return database.changes == 1
+    }
+
+    /// Starts a cursor for a sink seen for the first time at the newest notification, so a
+    /// sink added later does not replay history; an existing cursor is kept.
+    public func register(sink: String) throws(SQLiteError) {
+        try database.query("INSERT OR IGNORE INTO cursors(sink, seq) SELECT ?, COALESCE(MAX(seq), 0) FROM notifications",
+                           [.text(sink)])
+    }
+
+    /// The oldest notification the sink has not finished with.
+    public func next(for sink: String) throws(SQLiteError) -> (seq: Int64, record: NotificationRecord)? {
+        let rows = try database.query("""
+            SELECT n.seq, n.json FROM notifications n, cursors c
+            WHERE c.sink = ? AND n.seq > c.seq ORDER BY n.seq LIMIT 1
+            """, [.text(sink)])
+        guard let row = rows.first, let seq = row[0].int, let json = row[1].string else { return nil }
+        do { return (seq, try NotificationRecord.decode(Data(json.utf8))) } catch {
+            throw SQLiteError(message: "stored notification \(seq) is unreadable: \(error)")
+        }
+    }
+
+    /// Moves the sink's cursor past `seq` (delivered, or failed for good).
+    public func advance(sink: String, to seq: Int64) throws(SQLiteError) {
+        try database.query("UPDATE cursors SET seq = ? WHERE sink = ? AND seq < ?", [.integer(seq), .text(sink), .integer(seq)])
+    }
+
+    /// How many notifications the sink has still to deliver.
+    public func backlog(for sink: String) throws(SQLiteError) -> Int {
+        let rows = try database.query("""
+            SELECT COUNT(*) FROM notifications n, cursors c WHERE c.sink = ? AND n.seq > c.seq
+            """, [.text(sink)])
+        return Int(rows.first?.first?.int ?? 0)
+    }
+
+    // MARK: events seen
+
+    /// Records an event id; returns false when it was seen before (a duplicate, also across restarts).
+    public func markSeen(eventID: String, t: Double) throws(SQLiteError) -> Bool {
+        try database.query("INSERT OR IGNORE INTO events(id, t) VALUES (?, ?)", [.text(eventID), .real(t)])
+        return database.changes == 1
+    }
+
+    // MARK: destinations
+
+    public func saveDestination(device: String, json: String?) throws(SQLiteError) {
+        if let json {
+            try database.query("INSERT OR REPLACE INTO destinations(device, json) VALUES (?, ?)", [.text(device), .text(json)])
+        } else {
+            try database.query("DELETE FROM destinations WHERE device = ?", [.text(device)])
+        }
+    }
+
+    public func loadDestinations() throws(SQLiteError) -> [String: String] {
+        var result: [String: String] = [:]
+        for row in try database.query("SELECT device, json FROM destinations") {
+            if let device = row[0].string, let json = row[1].string { result[device] = json }
+        }
+        return result
+    }
+}
