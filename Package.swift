@@ -23,13 +23,17 @@ var targets: [Target] = [
     .executableTarget(name: "locus-bus", dependencies: ["LocusBroker", "LocusBus"], path: "Services/Bus/Executable"),
     .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Provider/Library"),
     .executableTarget(name: "locus-provider", dependencies: ["LocusProvider", "LocusBus"], path: "Services/Provider/Executable"),
-    .target(name: "LocusCLI", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion"], path: "Services/CLI/Library"),
+    .target(name: "LocusCLI", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion", "LocusMap"], path: "Services/CLI/Library"),
     .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
 
     // MARK: fusion
     .target(name: "LocusFusion", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Fusion/Library"),
     .executableTarget(name: "locus-fusion", dependencies: ["LocusFusion", "LocusBus", "LocusProtocol"], path: "Services/Fusion/Executable"),
     .testTarget(name: "LocusFusionTests", dependencies: ["LocusFusion", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusFusionTests"),
+
+    // MARK: map
+    .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusBus"], path: "Services/Map/Library"),
+    .testTarget(name: "LocusMapTests", dependencies: ["LocusMap", "LocusProtocol", "LocusBus", "CZeroMQ"], path: "Tests/LocusMapTests"),
 
     // Unit tests next to what they test; integration tests start real processes.
     .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),

@@ -13,6 +13,7 @@ public enum LocusCommand {
       pub TOPIC BODY        publish one message (envelope fields are filled in when absent)
       up                    start the bus and every installed service; restart any that crash
       demo                  start the stack, run a short self-check, print a summary
+      map                   serve a live map of devices, regions and events to a browser
       bench WHAT            benchmarks: codec, bus, nmea, all
       version               print the version
 
@@ -31,6 +32,7 @@ public enum LocusCommand {
         case "pub": return PubCommand.run(rest)
         case "up": return UpCommand.run(rest)
         case "demo": return DemoCommand.run(rest)
+        case "map": return MapCommand.run(rest)
         case "bench": return BenchCommand.run(rest)
         case "version", "--version": print("locus \(ServiceProgram.version)"); return 0
         case "help", "--help", "-h": print(usage, terminator: ""); return 0

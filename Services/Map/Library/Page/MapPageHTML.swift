@@ -1,0 +1,6 @@
+/// placeholder
+enum MapPageHTML {
+    static let text = """
+    x
+    """
+}

@@ -1,0 +1,6 @@
+/// placeholder
+enum MapPageScript {
+    static let text = """
+    x
+    """
+}

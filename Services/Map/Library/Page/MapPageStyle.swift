@@ -1,0 +1,6 @@
+/// placeholder
+enum MapPageStyle {
+    static let text = """
+    x
+    """
+}
