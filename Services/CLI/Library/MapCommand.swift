@@ -14,6 +14,8 @@ enum MapCommand {
             OptionSpec("--client-accuracy", value: "full|reduced", help: "what the page may show: reduced streams only location.approx.*", default: "full"),
             OptionSpec("--tiles", value: "URL-TEMPLATE", help: "base-map tiles, e.g. http://127.0.0.1:8080/{z}/{x}/{y}.png (default: a grid only)"),
             OptionSpec("--max-connections", value: "N", help: "open connections at once", default: "64"),
+            OptionSpec("--request-timeout", value: "SECONDS", help: "time a client has to send its request", default: "5"),
+            OptionSpec("--max-queue-bytes", value: "N", help: "event bytes queued for one client before it is dropped as too slow", default: "1048576"),
             OptionSpec("--sub", value: "ENDPOINT", help: "bus endpoint to subscribe to", environment: "LOCUS_SUB"),
             OptionSpec("--log-level", value: "LEVEL", help: "debug, info, warn or error", default: "info"),
             OptionSpec("--config", value: "FILE", help: "read options from a JSON object"),
@@ -44,6 +46,14 @@ enum MapCommand {
             if let connections = try options.int("--max-connections") {
                 guard connections > 0 else { throw UsageError("--max-connections must be positive") }
                 configuration.limits.maximumConnections = connections
+            }
+            if let seconds = try options.double("--request-timeout") {
+                guard seconds > 0 else { throw UsageError("--request-timeout must be positive") }
+                configuration.limits.requestTimeoutSeconds = seconds
+            }
+            if let bytes = try options.int("--max-queue-bytes") {
+                guard bytes >= 4096 else { throw UsageError("--max-queue-bytes must be at least 4096") }
+                configuration.limits.maximumQueuedBytes = bytes
             }
         } catch { ServiceProgram.usageFailure(program, error.message) }
 
