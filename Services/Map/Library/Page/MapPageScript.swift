@@ -52,7 +52,8 @@ enum MapPageScript {
   }
 
   function size() {
-    return { width: map.clientWidth || 800, height: map.clientHeight || 600 };
+    const box = map.getBoundingClientRect();
+    return { width: box.width || 800, height: box.height || 600 };
   }
 
   function toScreen(lat, lon) {
