@@ -22,6 +22,8 @@ final class ClientConnection {
     /// Last time bytes left the queue (or it was empty): a stream that makes no progress is dropped.
     var lastProgress: Double
     var closed = false
+    /// Accepted while the server was full: its request is read, then answered 503.
+    var refuseAsBusy = false
 
     init(fd: Int32, now: Double, limits: ServerLimits) {
         self.fd = fd

@@ -165,9 +165,11 @@ public final class MapServer: @unchecked Sendable {
     private func broadcast(_ bytes: [UInt8], now: Double) {
         var sent = 0
         for client in clients where client.phase == .streaming && !client.closed {
-            if client.queue.append(bytes) {
+            // A full queue first tries the socket (a whole bus batch is fanned out before the next poll);
+            // only a client whose socket cannot take it either is too slow.
+            if client.queue.append(bytes) || (client.flush(now: now) && client.queue.append(bytes)) {
                 sent += 1
-            } else {
+            } else if !client.closed {
                 drop(client, reason: "fell \(client.queue.queuedBytes) bytes behind")
             }
         }
@@ -190,9 +192,14 @@ public final class MapServer: @unchecked Sendable {
             let client = ClientConnection(fd: fd, now: now, limits: configuration.limits)
             if clients.count >= configuration.limits.maximumConnections {
                 count { $0.refusedBusy += 1 }
-                client.queue.appendUnbounded(HTTPResponse.text(503, "too many connections").serialized())
-                _ = client.flush(now: now)
-                client.close()
+                // Answer 503 once its request is read (with a lingering close, so the client reads the
+                // answer rather than a reset); past twice the limit, even that is too much and it is just closed.
+                guard clients.count < 2 * configuration.limits.maximumConnections else {
+                    client.close()
+                    continue
+                }
+                client.refuseAsBusy = true
+                clients.append(client)
                 continue
             }
             clients.append(client)
@@ -213,7 +220,11 @@ public final class MapServer: @unchecked Sendable {
                 count { $0.badRequests += 1 }
                 respond(client, .text(400, reason), includeBody: true, now: now)
             case .complete(let request):
-                route(client, request, now: now)
+                if client.refuseAsBusy {
+                    respond(client, .text(503, "too many connections"), includeBody: true, now: now)
+                } else {
+                    route(client, request, now: now)
+                }
             }
         case .responding, .streaming, .closing:
             // Nothing more is read from a request; drain and notice EOF, within a bounded amount per wake.
