@@ -23,7 +23,7 @@ var targets: [Target] = [
     .executableTarget(name: "locus-bus", dependencies: ["LocusBroker", "LocusBus"], path: "Services/Bus/Executable"),
     .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Provider/Library"),
     .executableTarget(name: "locus-provider", dependencies: ["LocusProvider", "LocusBus"], path: "Services/Provider/Executable"),
-    .target(name: "LocusCLI", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion"], path: "Services/CLI/Library"),
+    .target(name: "LocusCLI", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion", "LocusMap"], path: "Services/CLI/Library"),
     .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
 
     // MARK: fusion
@@ -37,6 +37,9 @@ var targets: [Target] = [
     .target(name: "LocusNotifier", dependencies: ["CSQLite", "CMosquitto", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Notifier/Library"),
     .executableTarget(name: "locus-notifier", dependencies: ["LocusNotifier", "LocusBus", "LocusProtocol"], path: "Services/Notifier/Executable"),
     .testTarget(name: "LocusNotifierTests", dependencies: ["LocusNotifier", "LocusProtocol", "LocusBus"], path: "Tests/LocusNotifierTests"),
+    // MARK: map
+    .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusBus"], path: "Services/Map/Library"),
+    .testTarget(name: "LocusMapTests", dependencies: ["LocusMap", "LocusProtocol", "LocusBus", "CZeroMQ"], path: "Tests/LocusMapTests"),
 
     // Unit tests next to what they test; integration tests start real processes.
     .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),

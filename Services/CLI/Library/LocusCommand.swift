@@ -18,6 +18,8 @@ public enum LocusCommand {
       plot [FILE...]        draw a recorded stream as an SVG map (tracks, accuracy, regions, events)
       coord [LAT LON]       convert between WGS-84, GCJ-02 and BD-09 (China map datums)
       doctor                check the bus, each service's health, the clock and file permissions
+      map                   serve a live map of devices, regions and events to a browser
+      bench WHAT            benchmarks: codec, bus, nmea, all
       version               print the version
 
     Every command takes --help. Bus endpoints come from --pub/--sub, else LOCUS_PUB/LOCUS_SUB,
@@ -36,6 +38,7 @@ public enum LocusCommand {
         case "destination": return DestinationCommand.run(rest)
         case "up": return UpCommand.run(rest)
         case "demo": return DemoCommand.run(rest)
+        case "map": return MapCommand.run(rest)
         case "bench": return BenchCommand.run(rest)
         case "coord": return CoordCommand.run(rest)
         case "plot": return PlotCommand.run(rest)

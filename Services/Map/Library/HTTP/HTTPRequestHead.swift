@@ -1,0 +1,22 @@
+/// The parts of an HTTP/1.x request head the map server looks at. Bodies are never read:
+/// the server only answers GET (and HEAD), which carry none.
+public struct HTTPRequestHead: Sendable, Equatable {
+    public var method: String
+    /// The request target as sent, e.g. `/events?x=1`.
+    public var target: String
+    public var version: String
+    /// Header names lower-cased; a repeated header keeps its last value.
+    public var headers: [String: String]
+
+    public init(method: String, target: String, version: String, headers: [String: String]) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+    }
+
+    /// The target without its query string or fragment.
+    public var path: String {
+        String(target.prefix(while: { $0 != "?" && $0 != "#" }))
+    }
+}

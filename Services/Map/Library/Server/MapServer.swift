@@ -1,0 +1,308 @@
+import CZeroMQ
+import Foundation
+import Glibc
+public import LocusBus
+import LocusProtocol
+
+/// The `locus map` server: one thread owns the bus subscriber, the listening socket and
+/// every client connection, all waited on by one `zmq_poll`. Nothing in the loop blocks:
+/// sockets are non-blocking and each client has a bounded queue, so a slow or hostile
+/// client is refused or dropped and the bus is always drained.
+///
+/// Create it (which binds the port, so errors surface at once), call `run()` on one
+/// thread, and `stop()` from any thread.
+public final class MapServer: @unchecked Sendable {
+    public let configuration: MapConfiguration
+    /// The port actually bound (useful with port 0).
+    public let port: UInt16
+
+    private let context: ZMQContext
+    private let listener: ListeningSocket
+    private let router: MapRouter
+    private let wakeup = Wakeup()
+    private let lock = NSLock()
+    private var stopRequested = false
+    private var stats = MapServerStatistics()
+    private let log: ServiceLog
+
+    // Owned by the thread in run().
+    private var feed: MapFeed
+    private var clients: [ClientConnection] = []
+    private var nextKeepAlive = 0.0
+
+    public init(configuration: MapConfiguration, context: ZMQContext, log: ServiceLog = ServiceLog(name: "locus map")) throws(MapServerError) {
+        self.configuration = configuration
+        self.context = context
+        self.log = log
+        listener = try ListeningSocket(address: configuration.listen)
+        port = listener.port
+        router = MapRouter(configuration: configuration)
+        feed = MapFeed(accuracy: configuration.clientAccuracy)
+    }
+
+    deinit {
+        clients.forEach { $0.close() }
+        Glibc.close(listener.fd)
+    }
+
+    /// A copy of the counters (any thread).
+    public var statistics: MapServerStatistics {
+        lock.lock()
+        defer { lock.unlock() }
+        return stats
+    }
+
+    /// Ends `run()` soon (any thread).
+    public func stop() {
+        lock.lock()
+        stopRequested = true
+        lock.unlock()
+        wakeup.signal()
+    }
+
+    private var shouldStop: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopRequested
+    }
+
+    private func count(_ change: (inout MapServerStatistics) -> Void) {
+        lock.lock()
+        change(&stats)
+        lock.unlock()
+    }
+
+    /// Serves until `stop()` or the context is shut down.
+    public func run() throws(MapServerError) {
+        let subscriber: BusSubscriber
+        do {
+            subscriber = try BusSubscriber(context: context, endpoint: configuration.subscribeEndpoint, prefixes: feed.subscriptions)
+        } catch {
+            throw MapServerError("cannot subscribe to \(configuration.subscribeEndpoint): \(error)")
+        }
+        defer {
+            subscriber.socket.close()
+            clients.forEach { $0.close() }
+            clients.removeAll()
+        }
+        nextKeepAlive = Self.now() + configuration.limits.keepAliveSeconds
+        var items: [zmq_pollitem_t] = []
+        while !shouldStop {
+            items.removeAll(keepingCapacity: true)
+            items.append(zmq_pollitem_t(socket: nil, fd: wakeup.readFD, events: Int16(ZMQ_POLLIN), revents: 0))
+            items.append(zmq_pollitem_t(socket: nil, fd: listener.fd, events: Int16(ZMQ_POLLIN), revents: 0))
+            items.append(zmq_pollitem_t(socket: subscriber.socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0))
+            for client in clients {
+                let wantsWrite = !client.queue.isEmpty && !isClosing(client)
+                let events = Int16(ZMQ_POLLIN) | (wantsWrite ? Int16(ZMQ_POLLOUT) : 0)
+                items.append(zmq_pollitem_t(socket: nil, fd: client.fd, events: events, revents: 0))
+            }
+            let timeout = pollTimeoutMilliseconds(now: Self.now())
+            let rc = items.withUnsafeMutableBufferPointer { zmq_poll($0.baseAddress, Int32($0.count), timeout) }
+            if rc < 0 {
+                let error = ZMQError(operation: "zmq_poll")
+                if error.isInterrupted { continue }
+                if error.isTerminated { return }
+                throw MapServerError("\(error)")
+            }
+            let now = Self.now()
+            let polled = clients  // the connections items[3...] refer to, before new ones are accepted
+            if items[0].revents != 0 { wakeup.clear() }
+            if items[2].revents != 0 {
+                do { try drainBus(subscriber, now: now) } catch {
+                    if error.isTerminated { return }
+                    throw MapServerError("bus: \(error)")
+                }
+            }
+            if items[1].revents != 0 { acceptClients(now: now) }
+            for (index, client) in polled.enumerated() where !client.closed {
+                let revents = items[3 + index].revents
+                if revents & Int16(ZMQ_POLLIN | ZMQ_POLLERR) != 0 { handleReadable(client, now: now) }
+                if !client.closed, revents & Int16(ZMQ_POLLOUT) != 0 { handleWritable(client, now: now) }
+            }
+            expire(now: now)
+            clients.removeAll { $0.closed }
+            count { $0.openStreams = clients.filter { $0.phase == .streaming }.count }
+        }
+    }
+
+    private func isClosing(_ client: ClientConnection) -> Bool {
+        if case .closing = client.phase { return true }
+        return false
+    }
+
+    private func pollTimeoutMilliseconds(now: Double) -> Int {
+        var next = nextKeepAlive
+        for client in clients {
+            switch client.phase {
+            case .reading(let deadline), .responding(let deadline), .closing(let deadline): next = min(next, deadline)
+            case .streaming:
+                if !client.queue.isEmpty { next = min(next, client.lastProgress + configuration.limits.responseTimeoutSeconds) }
+            }
+        }
+        return max(0, min(60_000, Int(((next - now) * 1000).rounded(.up))))
+    }
+
+    // MARK: bus
+
+    /// Takes what the bus has (a bounded batch, so clients are served between batches) and fans it out.
+    private func drainBus(_ subscriber: BusSubscriber, now: Double) throws(ZMQError) {
+        for _ in 0..<2000 {
+            guard let received = try subscriber.receive(dontWait: true) else { return }
+            switch received {
+            case .duplicate: continue
+            case .rejected(let topic, let error):
+                count { $0.busRejected += 1 }
+                log.debug("malformed message\(topic.map { " on \($0)" } ?? ""): \(error.message)")
+            case .message(let topic, let message, let raw):
+                count { $0.busMessages += 1 }
+                guard let event = feed.accept(topic: topic, message: message, raw: raw) else { continue }
+                broadcast(event.serialized, now: now)
+            }
+        }
+    }
+
+    private func broadcast(_ bytes: [UInt8], now: Double) {
+        var sent = 0
+        for client in clients where client.phase == .streaming && !client.closed {
+            // A full queue first tries the socket (a whole bus batch is fanned out before the next poll);
+            // only a client whose socket cannot take it either is too slow.
+            if client.queue.append(bytes) || (client.flush(now: now) && client.queue.append(bytes)) {
+                sent += 1
+            } else if !client.closed {
+                drop(client, reason: "fell \(client.queue.queuedBytes) bytes behind")
+            }
+        }
+        count { $0.eventsSent += sent }
+    }
+
+    private func drop(_ client: ClientConnection, reason: String) {
+        log.info("dropping a slow client: \(reason)")
+        client.close()
+        count { $0.slowClientsDropped += 1 }
+    }
+
+    // MARK: connections
+
+    private func acceptClients(now: Double) {
+        while let fd = listener.accept() {
+            count { $0.connectionsAccepted += 1 }
+            var noDelay: Int32 = 1
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+            let client = ClientConnection(fd: fd, now: now, limits: configuration.limits)
+            if clients.count >= configuration.limits.maximumConnections {
+                count { $0.refusedBusy += 1 }
+                // Answer 503 once its request is read (with a lingering close, so the client reads the
+                // answer rather than a reset); past twice the limit, even that is too much and it is just closed.
+                guard clients.count < 2 * configuration.limits.maximumConnections else {
+                    client.close()
+                    continue
+                }
+                client.refuseAsBusy = true
+                clients.append(client)
+                continue
+            }
+            clients.append(client)
+        }
+    }
+
+    private func handleReadable(_ client: ClientConnection, now: Double) {
+        switch client.phase {
+        case .reading:
+            guard let bytes = client.readAvailable() else { return }
+            if bytes.isEmpty { client.close(); return }
+            switch client.parser.feed(bytes) {
+            case .incomplete: return
+            case .tooLarge:
+                count { $0.badRequests += 1 }
+                respond(client, .text(431, "request head larger than \(configuration.limits.maximumHeadBytes) bytes"), includeBody: true, now: now)
+            case .malformed(let reason):
+                count { $0.badRequests += 1 }
+                respond(client, .text(400, reason), includeBody: true, now: now)
+            case .complete(let request):
+                if client.refuseAsBusy {
+                    respond(client, .text(503, "too many connections"), includeBody: true, now: now)
+                } else {
+                    route(client, request, now: now)
+                }
+            }
+        case .responding, .streaming, .closing:
+            // Nothing more is read from a request; drain and notice EOF, within a bounded amount per wake.
+            for _ in 0..<16 {
+                guard let bytes = client.readAvailable() else { return }
+                if bytes.isEmpty { client.close(); return }
+            }
+        }
+    }
+
+    private func route(_ client: ClientConnection, _ request: HTTPRequestHead, now: Double) {
+        switch router.decide(request) {
+        case .respond(let response, let includeBody):
+            if response.status == 404 {
+                count { $0.notFound += 1 }
+            } else if response.status >= 400 {
+                count { $0.badRequests += 1 }
+            }
+            respond(client, response, includeBody: includeBody, now: now)
+        case .stream:
+            client.phase = .streaming
+            client.queue.appendUnbounded(HTTPResponse(status: 200, headers: MapAsset.streamHeaders).serialized(streaming: true))
+            client.queue.appendUnbounded(MapEvent.retryMilliseconds)
+            var replayBytes = 0
+            for event in feed.replay(maximumBytes: configuration.limits.maximumQueuedBytes / 2) {
+                let bytes = event.serialized
+                replayBytes += bytes.count
+                client.queue.appendUnbounded(bytes)
+            }
+            client.lastProgress = now
+            count { $0.streamsOpened += 1 }
+            log.debug("stream opened, replayed \(replayBytes) bytes")
+            handleWritable(client, now: now)
+        }
+    }
+
+    private func respond(_ client: ClientConnection, _ response: HTTPResponse, includeBody: Bool, now: Double) {
+        client.phase = .responding(deadline: now + configuration.limits.responseTimeoutSeconds)
+        client.queue.appendUnbounded(response.serialized(includeBody: includeBody))
+        handleWritable(client, now: now)
+    }
+
+    private func handleWritable(_ client: ClientConnection, now: Double) {
+        guard client.flush(now: now) else { client.close(); return }
+        if case .responding = client.phase, client.queue.isEmpty {
+            count { $0.responsesSent += 1 }
+            client.beginClosing(now: now)
+        }
+    }
+
+    /// Applies every deadline: request heads, responses, stuck streams, lingering closes; and keep-alives.
+    private func expire(now: Double) {
+        for client in clients where !client.closed {
+            switch client.phase {
+            case .reading(let deadline) where now >= deadline:
+                count { $0.requestTimeouts += 1 }
+                respond(client, .text(408, "request head not received in time"), includeBody: true, now: now)
+            case .responding(let deadline) where now >= deadline:
+                client.close()
+            case .closing(let deadline) where now >= deadline:
+                client.close()
+            case .streaming where !client.queue.isEmpty && now - client.lastProgress >= configuration.limits.responseTimeoutSeconds:
+                drop(client, reason: "no progress for \(configuration.limits.responseTimeoutSeconds) s")
+            default:
+                break
+            }
+        }
+        if now >= nextKeepAlive {
+            nextKeepAlive = now + configuration.limits.keepAliveSeconds
+            for client in clients where client.phase == .streaming && !client.closed {
+                if !client.queue.append(MapEvent.keepAlive) { drop(client, reason: "queue full at keep-alive") }
+            }
+        }
+    }
+
+    static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}

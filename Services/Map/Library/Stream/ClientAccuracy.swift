@@ -1,0 +1,13 @@
+/// What the page's viewer may see, mirroring Core Location's full and reduced accuracy
+/// authorization: a reduced viewer gets only the approximate stream, never the fused one.
+public enum ClientAccuracy: String, Sendable, Equatable, CaseIterable {
+    case full, reduced
+
+    /// The location topic prefix this viewer is allowed to read.
+    public var locationPrefix: String {
+        switch self {
+        case .full: return "location.fused."
+        case .reduced: return "location.approx."
+        }
+    }
+}
