@@ -9,6 +9,8 @@ final class Supervisor: @unchecked Sendable {
         var name: String
         var executable: String
         var arguments: [String]
+        /// False for a job that ends by itself (a replayed route): it is not restarted when it exits 0.
+        var restartOnExit = true
     }
 
     private final class Child {
@@ -18,6 +20,7 @@ final class Supervisor: @unchecked Sendable {
         var startedAt = 0.0
         var backoff = 0.5
         var restartAt: Double?
+        var finished = false
         init(program: Program) { self.program = program }
     }
 
@@ -76,6 +79,14 @@ final class Supervisor: @unchecked Sendable {
             let now = Date().timeIntervalSince1970
             for child in children {
                 if let process = child.process, !process.isRunning {
+                    if !child.program.restartOnExit && process.terminationStatus == 0 {
+                        log.info("\(child.program.name) finished")
+                        child.process = nil
+                        lock.lock()
+                        child.finished = true
+                        lock.unlock()
+                        continue
+                    }
                     let ranFor = now - child.startedAt
                     if ranFor > 30 { child.backoff = 0.5 }
                     log.warn("\(child.program.name) exited (status \(process.terminationStatus)) after \(String(format: "%.1f", ranFor)) s; restarting in \(child.backoff) s")
@@ -117,6 +128,13 @@ final class Supervisor: @unchecked Sendable {
             process.waitUntilExit()
             log.info("stopped \(child.program.name) (status \(process.terminationStatus))")
         }
+    }
+
+    /// Whether a job started with `restartOnExit: false` has ended successfully.
+    func hasFinished(_ name: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return children.first { $0.program.name == name }?.finished ?? false
     }
 
     var restartCounts: [String: Int] {
