@@ -15,6 +15,8 @@ public struct RuntimeSettings: Sendable {
     /// Exit (after `finish`) once every injector has said `.finished`, e.g. when a replayed file ends.
     public var exitWhenSourcesFinish = false
     public var logLevel: ServiceLog.Level
+    /// CURVE client keys for a tcp bus with authentication; nil keeps NULL security (ipc).
+    public var curve: CurveClientOptions?
 
     public init(service: String, program: String, endpoints: BusEndpoints, stdio: Bool = false,
                 instance: String = "main", healthIntervalSeconds: Double = 2, logLevel: ServiceLog.Level = .info) {
@@ -42,6 +44,12 @@ public struct RuntimeSettings: Sendable {
         self.init(service: service, program: program, endpoints: endpoints, stdio: options.flag("--stdio"),
                   instance: options.string("--instance") ?? "main", healthIntervalSeconds: interval,
                   logLevel: ServiceProgram.logLevel(options, program: program))
+        do {
+            curve = try CurveClientOptions.load(keyFile: options.string("--curve-key"),
+                                                serverKeyFile: options.string("--curve-server-key"))
+        } catch {
+            ServiceProgram.usageFailure(program, error.message)
+        }
     }
 
     public var source: String { "\(service)/\(instance)" }
