@@ -18,7 +18,8 @@ extension Broker {
             try socket.setOption(ZMQ_ZAP_DOMAIN, bytes: Array("locus".utf8))
             log.info("\(endpoint): CURVE with ZAP, server key \(keys.publicKey), \(configuration.authorization?.allowList.byName.count ?? 0) client(s) allowed")
         } else {
-            try socket.setOption(ZMQ_CURVE_SERVER, 0)
+            // Options apply at bind; NULL endpoints are bound before any CURVE one (see Broker.run),
+            // so they never carry the ZAP domain and NULL connections skip ZAP.
             if endpoint.hasPrefix("ipc://") {
                 if configuration.authorization != nil {
                     log.warn("\(endpoint): NULL security (no encryption, no keys): every local connection is trusted as '\(configuration.authorization?.localClient ?? "local")'; only the 0700 directory protects it")

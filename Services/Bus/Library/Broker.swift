@@ -74,8 +74,9 @@ public final class Broker {
             try backend.setOption(ZMQ_XPUB_MANUAL, 1)
             enforcement.connections = try SubscriberConnections(context: context, watching: backend)
         }
-        for endpoint in configuration.pubEndpoints { try bindSecured(frontend, endpoint) }
-        for endpoint in configuration.subEndpoints { try bindSecured(backend, endpoint) }
+        let networkLast: (String, String) -> Bool = { !$0.hasPrefix("tcp://") && $1.hasPrefix("tcp://") }
+        for endpoint in configuration.pubEndpoints.sorted(by: networkLast) { try bindSecured(frontend, endpoint) }
+        for endpoint in configuration.subEndpoints.sorted(by: networkLast) { try bindSecured(backend, endpoint) }
         try frontend.send([1])  // subscribe upstream to everything
         log.info("listening: publishers \(configuration.pubEndpoints.joined(separator: " ")), subscribers \(configuration.subEndpoints.joined(separator: " "))")
         ready()
