@@ -20,6 +20,16 @@ public struct AllowListEntry: Sendable, Equatable {
     }
 
     public var identity: ClientIdentity { ClientIdentity(name: name, roles: roles) }
+
+    public init(name: String, publicKey: String, roles: Set<ClientRole>, manifest: UsageManifest, restricted: Bool,
+                autoGrant: (status: AuthorizationStatus, accuracy: AccuracyAuthorization)?) {
+        self.name = name
+        self.publicKey = publicKey
+        self.roles = roles
+        self.manifest = manifest
+        self.restricted = restricted
+        self.autoGrant = autoGrant
+    }
 }
 
 /// The allow-list file: `{"clients": [{"name", "publicKey", "roles", "manifest", "restricted", "autoGrant"}]}`.
