@@ -20,10 +20,13 @@ public final class BusPublisher {
     /// Messages held while the bus is not reachable; older ones are dropped (and counted) beyond it.
     public var pendingLimit = 100_000
 
-    public init(context: ZMQContext, endpoint: String, source: String, highWaterMark: Int32 = 100_000) throws(ZMQError) {
+    /// `curve` makes the connection a CURVE client (a tcp bus with authentication); nil keeps NULL security.
+    public init(context: ZMQContext, endpoint: String, source: String, highWaterMark: Int32 = 100_000,
+                curve: CurveClientOptions? = nil) throws(ZMQError) {
         socket = try ZMQSocket(context: context, type: .xpub)
         self.source = source
         try socket.setOption(ZMQ_SNDHWM, highWaterMark)
+        try curve?.apply(to: socket)
         try socket.connect(endpoint)
     }
 

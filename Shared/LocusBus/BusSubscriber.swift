@@ -10,9 +10,12 @@ public final class BusSubscriber {
     private var recent = RecentIDs()
     public private(set) var duplicates = 0
 
-    public init(context: ZMQContext, endpoint: String, prefixes: [String], highWaterMark: Int32 = 100_000) throws(ZMQError) {
+    /// `curve` makes the connection a CURVE client (a tcp bus with authentication); nil keeps NULL security.
+    public init(context: ZMQContext, endpoint: String, prefixes: [String], highWaterMark: Int32 = 100_000,
+                curve: CurveClientOptions? = nil) throws(ZMQError) {
         socket = try ZMQSocket(context: context, type: .sub)
         try socket.setOption(ZMQ_RCVHWM, highWaterMark)
+        try curve?.apply(to: socket)
         try socket.connect(endpoint)
         for prefix in prefixes { try socket.subscribe(prefix) }
     }

@@ -17,6 +17,8 @@ public struct RuntimeSettings: Sendable {
     public var logLevel: ServiceLog.Level
     /// Which devices this instance handles when several run side by side (`--shard K/N`).
     public var shard: Shard = .whole
+    /// CURVE client keys for a tcp bus with authentication; nil keeps NULL security (ipc).
+    public var curve: CurveClientOptions?
 
     public init(service: String, program: String, endpoints: BusEndpoints, stdio: Bool = false,
                 instance: String = "main", healthIntervalSeconds: Double = 2, logLevel: ServiceLog.Level = .info) {
@@ -50,6 +52,12 @@ public struct RuntimeSettings: Sendable {
             }
             self.shard = shard
             if shard.count > 1 && options.string("--instance") == "main" { instance = "shard\(shard.index)" }
+        }
+        do {
+            curve = try CurveClientOptions.load(keyFile: options.string("--curve-key"),
+                                                serverKeyFile: options.string("--curve-server-key"))
+        } catch {
+            ServiceProgram.usageFailure(program, error.message)
         }
     }
 

@@ -57,10 +57,12 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
 
     private func runBus() throws -> Int32 {
         let context = ZMQContext()
-        let publisher = try BusPublisher(context: context, endpoint: settings.endpoints.pub, source: settings.source)
+        let publisher = try BusPublisher(context: context, endpoint: settings.endpoints.pub, source: settings.source,
+                                           curve: settings.curve)
         var subscriber: BusSubscriber?
         if settings.readsInput && !logic.subscriptions.isEmpty {
-            subscriber = try BusSubscriber(context: context, endpoint: settings.endpoints.sub, prefixes: logic.subscriptions)
+            subscriber = try BusSubscriber(context: context, endpoint: settings.endpoints.sub, prefixes: logic.subscriptions,
+                                        curve: settings.curve)
         }
         defer {
             subscriber?.socket.close()

@@ -3,7 +3,7 @@ import Foundation
 
 /// The socket kinds Locus uses.
 public enum ZMQSocketType: Int32, Sendable {
-    case pub = 1, sub = 2, pair = 0, xpub = 9, xsub = 10, push = 8, pull = 7
+    case pub = 1, sub = 2, pair = 0, xpub = 9, xsub = 10, push = 8, pull = 7, rep = 4
 }
 
 /// A ZeroMQ socket owned by exactly one thread. It is deliberately not `Sendable`:

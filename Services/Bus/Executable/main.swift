@@ -10,6 +10,11 @@ let spec = CommandLineSpec(
     options: ServiceProgram.commonOptions + [
         OptionSpec("--hwm", value: "N", help: "per-peer queue bound in messages; losses beyond it are counted", default: "100000"),
         OptionSpec("--cache-capacity", value: "N", help: "most distinct topics kept in the last-value cache", default: "1000000"),
+        OptionSpec("--allow", value: "FILE", help: "allow-list JSON (clients, keys, roles, manifests): turns on authorization"),
+        OptionSpec("--curve-secret", value: "FILE", help: "the bus's keypair file (locus keys gen): tcp endpoints use CURVE + ZAP"),
+        OptionSpec("--state", value: "DIR", help: "directory for auth-state.json (authorization survives restarts)"),
+        OptionSpec("--local-pub", value: "ENDPOINT", help: "also bind this (ipc) publisher endpoint, NULL security, trusted local identity"),
+        OptionSpec("--local-sub", value: "ENDPOINT", help: "also bind this (ipc) subscriber endpoint, NULL security, trusted local identity"),
     ],
     footer: """
     Publishers connect to the pub endpoint, subscribers to the sub endpoint. On one host the
@@ -33,6 +38,22 @@ do {
     configuration.cacheCapacity = try options.int("--cache-capacity") ?? 1_000_000
 } catch {
     ServiceProgram.usageFailure("locus-bus", error.message)
+}
+configuration.extraPubEndpoints = options.strings("--local-pub")
+configuration.extraSubEndpoints = options.strings("--local-sub")
+if let allowPath = options.string("--allow") {
+    do {
+        let list = try AllowList.load(path: allowPath)
+        for problem in list.problems { log.error("allow-list \(allowPath): \(problem)") }
+        var authorization = BrokerAuthorization(allowList: list, stateDirectory: options.string("--state"))
+        if let keyFile = options.string("--curve-secret") { authorization.serverKeys = try CurveKeyFile.readPair(path: keyFile) }
+        configuration.authorization = authorization
+    } catch {
+        log.error("cannot start: \(error)")
+        exit(ServiceProgram.exitConfig)
+    }
+} else if options.string("--curve-secret") != nil {
+    ServiceProgram.usageFailure("locus-bus", "--curve-secret needs --allow FILE (without it CURVE only encrypts)")
 }
 configuration.healthIntervalSeconds = settings.healthIntervalSeconds
 configuration.source = settings.source

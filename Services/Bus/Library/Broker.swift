@@ -23,27 +23,43 @@ public final class Broker {
         all.merge(["received": received, "forwarded": forwarded, "dropped": dropped])
         return all
     }
-    private var cache: LastValueCache
+    var cache: LastValueCache
     private var ids = MessageIDGenerator()
     private var seq = 0
     private let started = Date().timeIntervalSince1970
     private var lastRejectReport = 0.0
     private var rejectedSinceReport = 0
+    /// Authorization state when `configuration.authorization` is set (nil: the open bus).
+    let enforcement: Enforcement?
+    var lastRefusalReport = 0.0
+    var lastTemporaryCheck = 0.0
 
     public init(configuration: BrokerConfiguration, log: ServiceLog) {
         self.configuration = configuration
         self.log = log
-        cache = LastValueCache(prefixes: configuration.cachePrefixes, capacity: configuration.cacheCapacity)
+        var prefixes = configuration.cachePrefixes
+        if configuration.authorization != nil { prefixes.append("auth.pending.") }
+        cache = LastValueCache(prefixes: prefixes, capacity: configuration.cacheCapacity)
+        enforcement = configuration.authorization.map { Enforcement(settings: $0, log: log) }
     }
+
+    func count(_ name: String) { otherCounters.add(name) }
 
     /// Binds both endpoints and forwards until the context is shut down (SIGTERM), then returns.
     /// `ready` runs once both endpoints are bound.
     public func run(context: ZMQContext, ready: () -> Void = {}) throws {
-        try BusEndpoints.prepareIPCDirectory(for: configuration.pubEndpoint)
-        try BusEndpoints.prepareIPCDirectory(for: configuration.subEndpoint)
+        for endpoint in configuration.pubEndpoints + configuration.subEndpoints {
+            try BusEndpoints.prepareIPCDirectory(for: endpoint)
+        }
+        var zap: ZAPHandler?
+        if let settings = configuration.authorization, settings.serverKeys != nil {
+            zap = ZAPHandler(allowList: settings.allowList, log: log)
+            try zap?.start(context: context)
+        }
         let frontend = try ZMQSocket(context: context, type: .xsub)
         let backend = try ZMQSocket(context: context, type: .xpub)
         defer {
+            enforcement?.connections?.close()
             frontend.close()
             backend.close()
         }
@@ -53,15 +69,22 @@ public final class Broker {
         // subscriber queue makes send fail instead of dropping silently.
         try backend.setOption(ZMQ_XPUB_VERBOSER, 1)
         try backend.setOption(ZMQ_XPUB_NODROP, 1)
-        try frontend.bind(configuration.pubEndpoint)
-        try backend.bind(configuration.subEndpoint)
+        if let enforcement {
+            // Every subscription comes to us with its User-Id and is granted per client.
+            try backend.setOption(ZMQ_XPUB_MANUAL, 1)
+            enforcement.connections = try SubscriberConnections(context: context, watching: backend)
+        }
+        let networkLast: (String, String) -> Bool = { !$0.hasPrefix("tcp://") && $1.hasPrefix("tcp://") }
+        for endpoint in configuration.pubEndpoints.sorted(by: networkLast) { try bindSecured(frontend, endpoint) }
+        for endpoint in configuration.subEndpoints.sorted(by: networkLast) { try bindSecured(backend, endpoint) }
         try frontend.send([1])  // subscribe upstream to everything
-        log.info("listening: publishers \(configuration.pubEndpoint), subscribers \(configuration.subEndpoint)")
+        log.info("listening: publishers \(configuration.pubEndpoints.joined(separator: " ")), subscribers \(configuration.subEndpoints.joined(separator: " "))")
         ready()
 
         var poller = Poller()
         poller.add(frontend)
         poller.add(backend)
+        if let monitor = enforcement?.connections?.socket { poller.add(monitor) }
         var forwarder = Forwarder()
         defer { forwarder.close() }
         var nextHealth = 0.0
@@ -71,12 +94,18 @@ public final class Broker {
                 publishHealth(on: backend, now: now)
                 nextHealth = now + configuration.healthIntervalSeconds
             }
-            let timeout = max(1, Int((nextHealth - now) * 1000))
+            if enforcement != nil && now - lastTemporaryCheck >= 0.2 {
+                lastTemporaryCheck = now
+                expireTemporaryGrants(backend: backend, now: now)
+            }
+            let wait = enforcement == nil ? nextHealth - now : min(nextHealth - now, 0.2)
+            let timeout = max(1, Int(wait * 1000))
             if try !step(poller: &poller, timeout: timeout, frontend: frontend, backend: backend, forwarder: &forwarder) {
                 break
             }
         }
         log.info("shutting down: \(summary)")
+        zap?.waitUntilStopped()
     }
 
     /// One poll and what it found; false once the context is shut down.
@@ -84,8 +113,12 @@ public final class Broker {
                       forwarder: inout Forwarder) throws(ZMQError) -> Bool {
         do {
             let readable = try poller.poll(timeoutMilliseconds: timeout)
-            if readable[1] { try serveSubscriptions(backend) }
+            if readable.count > 2 && readable[2] { try enforcement?.connections?.drain() }
+            if readable[1] {
+                if enforcement != nil { try serveGrantedSubscriptions(backend) } else { try serveSubscriptions(backend) }
+            }
             if readable[0] { try forwarder.drain(from: frontend, to: backend, broker: self) }
+            if let enforcement, enforcement.resetPending { enforcement.resetConnectionsIfNeeded(log: log) }
             return true
         } catch {
             if error.isTerminated { return false }
@@ -149,12 +182,16 @@ public final class Broker {
         // Degraded while losses are recent: drops since the previous report, or a full cache.
         let state: HealthState = dropped > droppedAtLastHealth || cache.refused > 0 ? .degraded : .ok
         droppedAtLastHealth = dropped
+        if let enforcement {
+            values["clientsKnown"] = enforcement.authority.allowList.byName.count
+            values["connectionResets"] = enforcement.connections?.kicks ?? 0
+        }
         let detail = ["pid": String(getpid()), "pub": configuration.pubEndpoint, "sub": configuration.subEndpoint]
         let health = Health(service: "bus", state: state, uptime: now - started, counters: values, detail: detail)
         publish(.health(health), topic: Topic.health("bus"), on: backend, now: now)
     }
 
-    private func publish(_ body: Body, topic: String, on backend: ZMQSocket, now: Double) {
+    func publish(_ body: Body, topic: String, on backend: ZMQSocket, now: Double) {
         seq += 1
         let message = Message(body: body, id: ids.next(), t: now, src: configuration.source, seq: seq)
         let bytes = MessageCodec.encode(message)

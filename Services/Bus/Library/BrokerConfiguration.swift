@@ -11,6 +11,14 @@ public struct BrokerConfiguration: Sendable {
     public var cacheCapacity: Int = 1_000_000
     /// The `src` of the broker's own messages.
     public var source: String = "bus/main"
+    /// More endpoints bound beside the main ones, e.g. an ipc pair for local services next to tcp with CURVE.
+    public var extraPubEndpoints: [String] = []
+    public var extraSubEndpoints: [String] = []
+    /// Authentication and per-client access; nil keeps the open bus of one host.
+    public var authorization: BrokerAuthorization?
+
+    var pubEndpoints: [String] { [pubEndpoint] + extraPubEndpoints }
+    var subEndpoints: [String] { [subEndpoint] + extraSubEndpoints }
 
     public init(pubEndpoint: String, subEndpoint: String) {
         self.pubEndpoint = pubEndpoint

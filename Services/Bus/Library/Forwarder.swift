@@ -45,6 +45,10 @@ struct Forwarder {
                 broker.reject(problem, backend: backend)
                 continue
             }
+            if broker.enforcement != nil,
+               !broker.admit(topic: topicBytes, body: bodyBytes, userID: zmq_msg_gets(&topic, "User-Id"), backend: backend) {
+                continue
+            }
             broker.didForward(topic: topicBytes, body: bodyBytes)
             try send(topic: output, backend: backend, broker: broker)
         }

@@ -20,6 +20,8 @@ public enum LocusCommand {
       doctor                check the bus, each service's health, the clock and file permissions
       map                   serve a live map of devices, regions and events to a browser
       bench WHAT            benchmarks: codec, bus, nmea, all
+      auth ACTION           authorization: pending, status, grant, deny, restrict, revoke
+      keys gen NAME         write a CURVE keypair (NAME.key 0600, NAME.pub)
       version               print the version
 
     Every command takes --help. Bus endpoints come from --pub/--sub, else LOCUS_PUB/LOCUS_SUB,
@@ -43,6 +45,8 @@ public enum LocusCommand {
         case "coord": return CoordCommand.run(rest)
         case "plot": return PlotCommand.run(rest)
         case "doctor": return DoctorCommand.run(rest)
+        case "auth": return AuthCommand.run(rest)
+        case "keys": return KeysCommand.run(rest)
         case "version", "--version": print("locus \(ServiceProgram.version)"); return 0
         case "help", "--help", "-h": print(usage, terminator: ""); return 0
         default:
