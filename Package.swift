@@ -31,6 +31,11 @@ var targets: [Target] = [
     .executableTarget(name: "locus-fusion", dependencies: ["LocusFusion", "LocusBus", "LocusProtocol"], path: "Services/Fusion/Executable"),
     .testTarget(name: "LocusFusionTests", dependencies: ["LocusFusion", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusFusionTests"),
 
+    // MARK: motion
+    .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Motion/Library"),
+    .executableTarget(name: "locus-motion", dependencies: ["LocusMotion", "LocusBus"], path: "Services/Motion/Executable"),
+    .testTarget(name: "LocusMotionTests", dependencies: ["LocusMotion", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusMotionTests"),
+
     // Unit tests next to what they test; integration tests start real processes.
     .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),
     .testTarget(name: "LocusGeoTests", dependencies: ["LocusGeo"], path: "Tests/LocusGeoTests", exclude: ["Fixtures"]),
@@ -50,6 +55,7 @@ let package = Package(
         .executable(name: "locus-provider", targets: ["locus-provider"]),
         .executable(name: "locus", targets: ["locus"]),
         .executable(name: "locus-fusion", targets: ["locus-fusion"]),
+        .executable(name: "locus-motion", targets: ["locus-motion"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]
