@@ -21,7 +21,7 @@ final class StrategyScenarioTests: XCTestCase {
         XCTAssertEqual(controls.map(\.desiredAccuracy), [10, 5, 10, 10, 10])
         XCTAssertEqual(controls.map(\.paused), [false, false, false, true, false])
         XCTAssertTrue(controls.allSatisfy { $0.powerMode == .normal && $0.reason != nil && $0.device == "d" })
-        XCTAssertEqual(controls[3].reason, "stationary for 120 s: paused")
+        XCTAssertEqual(controls[3].reason, "stationary for 170 s: paused")
         let pauseTime = scenario.output.first { if case .control(let c) = $0.body { return c.paused == true } else { return false } }?.t
         XCTAssertEqual(pauseTime, t0 + 200, "paused at the first message 120 s after stationary began")
         XCTAssertEqual(controls[4].reason, "moving again (walking): resumed")
