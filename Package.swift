@@ -34,7 +34,7 @@ var targets: [Target] = [
     // MARK: motion
     .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Motion/Library"),
     .executableTarget(name: "locus-motion", dependencies: ["LocusMotion", "LocusBus"], path: "Services/Motion/Executable"),
-    .testTarget(name: "LocusMotionTests", dependencies: ["LocusMotion", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusMotionTests"),
+    .testTarget(name: "LocusMotionTests", dependencies: ["LocusMotion", "LocusProvider", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusMotionTests"),
 
     // Unit tests next to what they test; integration tests start real processes.
     .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),
