@@ -30,6 +30,9 @@ public struct DeviceTrack: Sendable, Equatable {
     /// Smoothed interval between good fixes, seconds.
     public var intervalSeconds: Double?
     public var phase: Phase = .tracking
+    /// After an outage the desired accuracy stays relaxed until a good fix meets it, so the
+    /// estimate converging back is not held back as "worse than desired".
+    public var settling = false
     /// The steering last published on `control.<device>`.
     public var steering: Steering?
 

@@ -99,7 +99,11 @@ public struct MotionLogic: ServiceLogic {
                                  courseDegrees: location.course, altitudeMeters: location.alt)
         if track.isDegraded {
             track.phase = .tracking
+            track.settling = true
             counters.add("recovered")
+        }
+        if track.settling, location.hacc <= strategyAccuracy(track) {
+            track.settling = false
             out += steer(&track, device: device, reason: "good fixes returned", t: t)
         }
         return out
@@ -183,11 +187,17 @@ public struct MotionLogic: ServiceLogic {
     private mutating func steer(_ track: inout DeviceTrack, device: String, reason: String, t: Double) -> [Outbound] {
         guard track.steered else { return [] }
         let steering = Steering.make(activity: track.activity, paused: track.paused, lowPower: isLowPower(track),
-                                     degraded: track.isDegraded, configuration: configuration)
+                                     degraded: track.isDegraded || track.settling, configuration: configuration)
         guard steering != track.steering else { return [] }
         track.steering = steering
         counters.add("controls")
         return [Outbound(topic: Topic.control(device), body: .control(steering.control(device: device, reason: reason)), t: t)]
+    }
+
+    /// The desired accuracy the device's strategy asks for when not degraded.
+    private func strategyAccuracy(_ track: DeviceTrack) -> Double {
+        Steering.make(activity: track.activity, paused: false, lowPower: isLowPower(track), degraded: false,
+                      configuration: configuration).desiredAccuracyMeters
     }
 
     /// Re-steers every device after the power supply's state changed.
@@ -207,6 +217,7 @@ public struct MotionLogic: ServiceLogic {
         guard !track.paused, let since = track.stationarySince, now - since >= configuration.pauseAfterSeconds else { return [] }
         track.paused = true
         if track.isDegraded { track.phase = .tracking }
+        track.settling = false
         return steer(&track, device: device, reason: "stationary for \(Int(now - since)) s: paused", t: now)
     }
 
