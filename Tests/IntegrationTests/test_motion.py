@@ -77,7 +77,6 @@ def test_stdio_bad_input_is_reported_and_ignored(tmp_path):
 def test_bus_outage_is_bridged_through_fusion(bus, tmp_path):
     """sim provider with an outage → fusion → motion → fusion: no gap over 2 s, truth covered."""
     lat0, lon0, lat1, lon1 = 48.10, 11.50, 48.10, 11.53   # due east, about 2.2 km
-    start = math.floor(time.time()) + 2
     outage_start, outage_seconds, duration = 12, 25, 50
     timeline = tmp_path / "drive.jsonl"
     timeline.write_text('{"t": 0, "activity": "automotive"}\n')
@@ -99,6 +98,8 @@ def test_bus_outage_is_bridged_through_fusion(bus, tmp_path):
                 seen.add(message[0])
         health.close(0)
         assert seen == {"health.fusion", "health.motion"}
+        # Fix times must not run ahead of the wall clock motion's timers follow: start now, not later.
+        start = math.floor(time.time())
         start_process("locus-provider", "motion", "--device-id", "car", "--timeline", str(timeline),
                       "--start", str(start), "--duration", str(duration))
         start_process("locus-provider", "sim", "--device-id", "car", "--waypoints", f"{lat0},{lon0};{lat1},{lon1}",
