@@ -40,6 +40,10 @@ var targets: [Target] = [
     // MARK: map
     .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusBus"], path: "Services/Map/Library"),
     .testTarget(name: "LocusMapTests", dependencies: ["LocusMap", "LocusProtocol", "LocusBus", "CZeroMQ"], path: "Tests/LocusMapTests"),
+    // MARK: motion
+    .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Motion/Library"),
+    .executableTarget(name: "locus-motion", dependencies: ["LocusMotion", "LocusBus"], path: "Services/Motion/Executable"),
+    .testTarget(name: "LocusMotionTests", dependencies: ["LocusMotion", "LocusProvider", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusMotionTests"),
 
     // Unit tests next to what they test; integration tests start real processes.
     .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),
@@ -61,6 +65,7 @@ let package = Package(
         .executable(name: "locus", targets: ["locus"]),
         .executable(name: "locus-fusion", targets: ["locus-fusion"]),
         .executable(name: "locus-notifier", targets: ["locus-notifier"]),
+        .executable(name: "locus-motion", targets: ["locus-motion"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

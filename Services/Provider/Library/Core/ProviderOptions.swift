@@ -5,7 +5,7 @@ import LocusProtocol
 /// The command line of `locus-provider PLUGIN [options]`: the options of every plugin,
 /// and the translation of parsed options into a `PositionSource`.
 public enum ProviderOptions {
-    public static let plugins = ["nmea", "gpsd", "gpx", "sim", "fixed", "exec"]
+    public static let plugins = ["nmea", "gpsd", "gpx", "sim", "fixed", "exec", "motion"]
 
     public static let options: [OptionSpec] = [
         OptionSpec("--device-id", value: "ID", help: "device the fixes belong to (topic location.raw.ID)", default: "local"),
@@ -48,6 +48,7 @@ public enum ProviderOptions {
         OptionSpec("--count", value: "N", help: "fixed: stop after N fixes"),
         OptionSpec("--command", value: "SHELL", help: "exec: command whose stdout is read"),
         OptionSpec("--format", value: "nmea|text", help: "exec: how to read the command's stdout", default: "nmea"),
+        OptionSpec("--timeline", value: "FILE", help: "motion: activity timeline (JSON lines); without it a seeded simulation"),
     ]
 
     public static let footer = """
@@ -112,6 +113,8 @@ public enum ProviderOptions {
                 throw UsageError("--format must be nmea or text")
             }
             return ExecSource(command: command, format: format, sourceName: options.string("--source") ?? "gnss", date: date)
+        case "motion":
+            return try MotionOptions.makeSource(options: options, pacer: pacer, now: now)
         default:
             throw UsageError("unknown plugin '\(plugin)'; choose one of \(plugins.joined(separator: ", "))")
         }
@@ -126,6 +129,7 @@ public enum ProviderOptions {
         case let fixed as FixedSource: return fixed.count != nil
         case is ExecSource: return true
         case let gpsd as GPSDSource: return gpsd.exitOnDisconnect
+        case is MotionSource: return true
         default: return false
         }
     }

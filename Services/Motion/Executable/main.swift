@@ -1,0 +1,66 @@
+import Foundation
+import LocusBus
+import LocusMotion
+
+// locus-motion: strategy by activity, dead reckoning through outages, cached fallback (DESIGN.md).
+let spec = CommandLineSpec(
+    program: "locus-motion",
+    summary: "steers each device by its activity and publishes dead-reckoned or cached positions when fixes stop",
+    usage: "locus-motion [options]",
+    options: ServiceProgram.commonOptions + [
+        OptionSpec("--pause-after", value: "SECONDS", help: "stationary this long pauses updates", default: "120"),
+        OptionSpec("--outage-grace", value: "SECONDS", help: "seconds past the expected fix interval before fixes count as lost", default: "3"),
+        OptionSpec("--max-good-hacc", value: "METRES", help: "fused fixes with a larger hacc are not good fixes", default: "50"),
+        OptionSpec("--dr-max-seconds", value: "SECONDS", help: "dead reckoning gives way to the cached location after this long", default: "300"),
+        OptionSpec("--dr-max-radius", value: "METRES", help: "…or once its radius reaches this", default: "1000"),
+        OptionSpec("--cache-interval", value: "SECONDS", help: "seconds between cached-location fixes", default: "10"),
+        OptionSpec("--cache-validity", value: "SECONDS", help: "use the cached location while younger than this", default: "1800"),
+        OptionSpec("--min-confidence", value: "low|medium|high", help: "activities with less confidence do not change the strategy", default: "medium"),
+        OptionSpec("--low-power", help: "start in low-power mode (distance filter ≥ 20 m, accuracy ≥ 100 m)"),
+        OptionSpec("--power-supply", value: "DIR", help: "read the battery state here at start", default: "/sys/class/power_supply"),
+        OptionSpec("--devices", value: "ID,…", help: "only these devices are known (default: any)"),
+    ],
+    footer: """
+    Subscribes to motion.*, location.fused.* and control.* (powerMode); publishes control.<device>
+    and, when positioning degrades, location.raw.<device> with source dr or cache. Problems and an
+    expired cache ("unavailable") go to error.motion. See docs/motion.md.
+    """)
+let options = ServiceProgram.parseOrExit(spec)
+let settings = RuntimeSettings(service: MotionLogic.service, program: "locus-motion", options: options)
+
+var configuration = MotionConfiguration()
+do {
+    configuration.pauseAfterSeconds = try options.double("--pause-after") ?? configuration.pauseAfterSeconds
+    configuration.outageGraceSeconds = try options.double("--outage-grace") ?? configuration.outageGraceSeconds
+    configuration.maximumGoodHaccMeters = try options.double("--max-good-hacc") ?? configuration.maximumGoodHaccMeters
+    configuration.deadReckoningMaximumSeconds = try options.double("--dr-max-seconds") ?? configuration.deadReckoningMaximumSeconds
+    configuration.deadReckoningMaximumRadiusMeters = try options.double("--dr-max-radius") ?? configuration.deadReckoningMaximumRadiusMeters
+    configuration.cacheIntervalSeconds = try options.double("--cache-interval") ?? configuration.cacheIntervalSeconds
+    configuration.cacheValiditySeconds = try options.double("--cache-validity") ?? configuration.cacheValiditySeconds
+} catch {
+    ServiceProgram.usageFailure(spec.program, error.message)
+}
+for (name, value) in [("--pause-after", configuration.pauseAfterSeconds), ("--outage-grace", configuration.outageGraceSeconds),
+                      ("--max-good-hacc", configuration.maximumGoodHaccMeters), ("--dr-max-seconds", configuration.deadReckoningMaximumSeconds),
+                      ("--dr-max-radius", configuration.deadReckoningMaximumRadiusMeters), ("--cache-interval", configuration.cacheIntervalSeconds),
+                      ("--cache-validity", configuration.cacheValiditySeconds)]
+    where !(value.isFinite && value > 0) {
+    ServiceProgram.usageFailure(spec.program, "\(name) must be a positive number")
+}
+switch options.string("--min-confidence") ?? "medium" {
+case "low": configuration.minimumConfidence = .low
+case "medium": configuration.minimumConfidence = .medium
+case "high": configuration.minimumConfidence = .high
+case let other: ServiceProgram.usageFailure(spec.program, "--min-confidence must be low, medium or high, not '\(other)'")
+}
+configuration.lowPower = options.flag("--low-power")
+if let list = options.string("--devices") {
+    configuration.devices = Set(list.split(separator: ",").map(String.init))
+}
+
+var logic = MotionLogic(configuration: configuration, ownSource: settings.source)
+if !settings.stdio {
+    logic.lowPowerBySupply = PowerSupply(root: options.string("--power-supply") ?? "/sys/class/power_supply").isLowPower()
+}
+let runtime = ServiceRuntime(settings: settings, logic: logic)
+exit(runtime.run())

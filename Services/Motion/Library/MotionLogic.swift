@@ -1,0 +1,321 @@
+public import LocusBus
+import LocusGeo
+public import LocusProtocol
+
+/// The motion degrader's logic (DESIGN.md, `locus-motion`): activities in, a strategy per
+/// device out on `control.<device>`; when fused fixes stop or turn poor, dead-reckoned and
+/// then cached positions out on `location.raw.<device>` (source `dr`/`cache`).
+///
+/// Fused fixes whose `mode` (or `source`) is `dr` or `cache` are this service's own positions
+/// come back through fusion: they never count as good fixes, or the degrader would feed itself.
+/// Time is the messages' `t` (the runtime's `now`), so `--stdio` replays are deterministic.
+public struct MotionLogic: ServiceLogic {
+    public static let service = "motion"
+
+    public var configuration: MotionConfiguration
+    public private(set) var devices: [String: DeviceTrack] = [:]
+    /// Low power as the power supply reports it (nil: not known).
+    public var lowPowerBySupply: Bool?
+    /// This instance's `src`, so its own control messages coming back over the bus are skipped.
+    public let ownSource: String?
+    private var counters = Counters()
+
+    public init(configuration: MotionConfiguration = MotionConfiguration(), ownSource: String? = nil) {
+        self.configuration = configuration
+        self.ownSource = ownSource
+    }
+
+    public var subscriptions: [String] { [Topic.motionPrefix, Topic.locationFusedPrefix, Topic.controlPrefix] }
+
+    public var healthCounters: [String: Int] {
+        counters.values.merging([
+            "devices": devices.count,
+            "degraded": devices.values.filter(\.isDegraded).count,
+            "unavailable": devices.values.filter(\.isUnavailable).count,
+        ]) { a, _ in a }
+    }
+
+    public var healthState: HealthState { devices.values.contains(where: \.isUnavailable) ? .degraded : .ok }
+
+    public var healthDetail: [String: String]? {
+        let unavailable = devices.filter { $0.value.isUnavailable }.keys.sorted()
+        guard !unavailable.isEmpty else { return nil }
+        return ["unavailable": unavailable.prefix(20).joined(separator: ",")]
+    }
+
+    // MARK: - ServiceLogic
+
+    public mutating func receive(_ message: Message, topic: String, now: Double) -> [Outbound] {
+        switch message.body {
+        case .location(let location) where topic.hasPrefix(Topic.locationFusedPrefix):
+            return receiveFused(location, message: message, topic: topic, now: now)
+        case .motion(let motion) where topic.hasPrefix(Topic.motionPrefix):
+            return receiveMotion(motion, message: message, topic: topic, now: now)
+        case .control(let control) where topic.hasPrefix(Topic.controlPrefix):
+            return receiveControl(control, message: message, topic: topic, now: now)
+        default:
+            counters.add("ignored")
+            return []
+        }
+    }
+
+    public mutating func tick(now: Double) -> [Outbound] {
+        var out: [Outbound] = []
+        for device in devices.keys.sorted() {
+            guard var track = devices[device] else { continue }
+            out += checkPause(&track, device: device, now: now)
+            out += degrade(&track, device: device, now: now)
+            devices[device] = track
+        }
+        return out
+    }
+
+    // MARK: - Input
+
+    private mutating func receiveFused(_ location: Location, message: Message, topic: String, now: Double) -> [Outbound] {
+        var out: [Outbound] = []
+        guard let device = accept(location.device, topic: topic, prefix: Topic.locationFusedPrefix, message: message, now: now, out: &out),
+              var track = devices[device] else { return out }
+        defer { devices[device] = track }
+        let t = message.envelope.t
+        if Self.isOwnDegradedFix(location) {
+            counters.add("ownFixes")
+            return out
+        }
+        guard location.hacc <= configuration.maximumGoodHaccMeters else {
+            counters.add("poorFixes")
+            return out
+        }
+        if let last = track.lastGood {
+            guard t > last.t else {
+                counters.add("staleFixes")
+                return out
+            }
+            track.observeInterval(from: last.t, to: t)
+        }
+        counters.add("goodFixes")
+        track.lastGood = GoodFix(coordinate: Coordinate(lat: location.lat, lon: location.lon), haccMeters: location.hacc, t: t,
+                                 speedMetersPerSecond: location.speed, speedAccuracyMetersPerSecond: location.speedAcc,
+                                 courseDegrees: location.course, altitudeMeters: location.alt)
+        if track.isDegraded {
+            track.phase = .tracking
+            track.settling = true
+            counters.add("recovered")
+        }
+        if track.settling, location.hacc <= strategyAccuracy(track) {
+            track.settling = false
+            out += steer(&track, device: device, reason: "good fixes returned", t: t)
+        }
+        return out
+    }
+
+    private mutating func receiveMotion(_ motion: Motion, message: Message, topic: String, now: Double) -> [Outbound] {
+        var out: [Outbound] = []
+        guard let device = accept(motion.device, topic: topic, prefix: Topic.motionPrefix, message: message, now: now, out: &out),
+              var track = devices[device] else { return out }
+        defer { devices[device] = track }
+        let t = message.envelope.t
+        guard ConfidenceRank(motion.confidence) >= configuration.minimumConfidence else {
+            counters.add("lowConfidence")
+            return out
+        }
+        counters.add("activities")
+        let changed = !track.steered || track.activity != motion.activity
+        track.activity = motion.activity
+        track.steered = true
+        if motion.activity == .stationary {
+            if track.stationarySince == nil { track.stationarySince = t }
+        } else {
+            track.stationarySince = nil
+            if track.paused {
+                track.paused = false
+                track.resumedAt = t
+                return out + steer(&track, device: device, reason: "moving again (\(motion.activity.rawValue)): resumed", t: t)
+            }
+        }
+        guard changed else { return out }
+        out += steer(&track, device: device, reason: "activity \(motion.activity.rawValue)", t: t)
+        return out
+    }
+
+    private mutating func receiveControl(_ control: Control, message: Message, topic: String, now: Double) -> [Outbound] {
+        if let ownSource, message.envelope.src == ownSource {
+            counters.add("ownControls")
+            return []
+        }
+        guard let mode = control.powerMode else {
+            counters.add("controlsIgnored")
+            return []
+        }
+        var out: [Outbound] = []
+        guard let device = accept(control.device, topic: topic, prefix: Topic.controlPrefix, message: message, now: now, out: &out),
+              var track = devices[device] else { return out }
+        defer { devices[device] = track }
+        if mode == .low {
+            if let accuracy = control.desiredAccuracy, accuracy < configuration.lowPowerAccuracyMeters {
+                out.append(reject("contradictoryControl", "powerMode low with desiredAccuracy \(accuracy) m finer than the low-power \(configuration.lowPowerAccuracyMeters) m",
+                                  topic: topic, message: message, now: now))
+                return out
+            }
+            if let filter = control.distanceFilter, filter < configuration.lowPowerDistanceFilterMeters {
+                out.append(reject("contradictoryControl", "powerMode low with distanceFilter \(filter) m below the low-power \(configuration.lowPowerDistanceFilterMeters) m",
+                                  topic: topic, message: message, now: now))
+                return out
+            }
+        }
+        counters.add("powerControls")
+        track.lowPowerByControl = mode == .low
+        track.steered = true
+        out += steer(&track, device: device, reason: "power mode \(mode.rawValue) requested", t: message.envelope.t)
+        return out
+    }
+
+    /// Whether a fused fix came from this service's own dead reckoning or cache.
+    public static func isOwnDegradedFix(_ location: Location) -> Bool {
+        let own: Set<String> = ["dr", "cache"]
+        return own.contains(location.mode ?? "") || own.contains(location.source)
+    }
+
+    // MARK: - Strategy
+
+    /// Whether low power applies to a device: its control message, else the configuration or the supply.
+    private func isLowPower(_ track: DeviceTrack) -> Bool {
+        track.lowPowerByControl ?? (configuration.lowPower || lowPowerBySupply == true)
+    }
+
+    /// Publishes the device's steering if it changed since the last published one.
+    private mutating func steer(_ track: inout DeviceTrack, device: String, reason: String, t: Double) -> [Outbound] {
+        guard track.steered else { return [] }
+        let steering = Steering.make(activity: track.activity, paused: track.paused, lowPower: isLowPower(track),
+                                     degraded: track.isDegraded || track.settling, configuration: configuration)
+        guard steering != track.steering else { return [] }
+        track.steering = steering
+        counters.add("controls")
+        return [Outbound(topic: Topic.control(device), body: .control(steering.control(device: device, reason: reason)), t: t)]
+    }
+
+    /// The desired accuracy the device's strategy asks for when not degraded.
+    private func strategyAccuracy(_ track: DeviceTrack) -> Double {
+        Steering.make(activity: track.activity, paused: false, lowPower: isLowPower(track), degraded: false,
+                      configuration: configuration).desiredAccuracyMeters
+    }
+
+    /// Re-steers every device after the power supply's state changed.
+    public mutating func powerSupplyChanged(lowPower: Bool?, now: Double) -> [Outbound] {
+        guard lowPower != lowPowerBySupply else { return [] }
+        lowPowerBySupply = lowPower
+        var out: [Outbound] = []
+        for device in devices.keys.sorted() {
+            guard var track = devices[device] else { continue }
+            out += steer(&track, device: device, reason: lowPower == true ? "battery low: low power" : "power supply normal", t: now)
+            devices[device] = track
+        }
+        return out
+    }
+
+    private mutating func checkPause(_ track: inout DeviceTrack, device: String, now: Double) -> [Outbound] {
+        guard !track.paused, let since = track.stationarySince, now - since >= configuration.pauseAfterSeconds else { return [] }
+        track.paused = true
+        if track.isDegraded { track.phase = .tracking }
+        track.settling = false
+        return steer(&track, device: device, reason: "stationary for \(Int(now - since)) s: paused", t: now)
+    }
+
+    // MARK: - Degradation
+
+    /// The interval good fixes are expected at: their own cadence, stretched by the distance
+    /// filter at the last speed and by the provider's low-power rate.
+    private func expectedIntervalSeconds(_ track: DeviceTrack) -> Double {
+        var expected = track.intervalSeconds ?? 1
+        if let filter = track.steering?.distanceFilterMeters, filter > 0 {
+            expected = max(expected, filter / max(track.lastGood?.speedMetersPerSecond ?? 0, 0.5))
+        }
+        if isLowPower(track) { expected = max(expected, 10) }
+        return min(expected, 60)
+    }
+
+    private mutating func degrade(_ track: inout DeviceTrack, device: String, now: Double) -> [Outbound] {
+        guard let good = track.lastGood, !track.paused else { return [] }
+        var out: [Outbound] = []
+        if case .tracking = track.phase {
+            let clockStart = max(good.t, track.resumedAt ?? good.t)
+            guard now - clockStart > expectedIntervalSeconds(track) + configuration.outageGraceSeconds else { return [] }
+            track.phase = .deadReckoning(DeadReckoner(from: good), nextT: clockStart + configuration.deadReckoningIntervalSeconds)
+            counters.add("outages")
+            out += steer(&track, device: device, reason: "no good fix for \(Int(now - good.t)) s: dead reckoning", t: now)
+        }
+        if case .deadReckoning(var reckoner, var nextT) = track.phase {
+            let profile = configuration.profiles[track.activity] ?? ActivityProfile(maximumSpeedMetersPerSecond: 60, radiusGrowthMetersPerSecond: 4)
+            while nextT <= now {
+                reckoner.advance(to: nextT, profile: profile)
+                if nextT - good.t > configuration.deadReckoningMaximumSeconds
+                    || reckoner.radiusMeters > configuration.deadReckoningMaximumRadiusMeters {
+                    track.phase = .cache(nextT: nextT)
+                    break
+                }
+                out.append(deadReckonedFix(reckoner, good: good, device: device, profile: profile))
+                counters.add("drFixes")
+                nextT += configuration.deadReckoningIntervalSeconds
+                track.phase = .deadReckoning(reckoner, nextT: nextT)
+            }
+        }
+        if case .cache(var nextT) = track.phase {
+            while nextT <= now {
+                let age = nextT - good.t
+                if age > configuration.cacheValiditySeconds {
+                    track.phase = .unavailable
+                    counters.add("unavailable")
+                    let report = ErrorReport(code: "unavailable",
+                                             message: "device \(device): no good fix for \(Int(age)) s and the cached location expired",
+                                             topic: Topic.locationFused(device))
+                    out.append(Outbound(topic: Topic.error(Self.service), body: .error(report), t: nextT))
+                    break
+                }
+                let cached = Location(device: device, source: "cache", lat: good.coordinate.lat, lon: good.coordinate.lon,
+                                      hacc: good.haccMeters, alt: good.altitudeMeters, mode: "cache", age: age)
+                out.append(Outbound(topic: Topic.locationRaw(device), body: .location(cached), t: nextT))
+                counters.add("cacheFixes")
+                nextT += configuration.cacheIntervalSeconds
+                track.phase = .cache(nextT: nextT)
+            }
+        }
+        return out
+    }
+
+    private func deadReckonedFix(_ reckoner: DeadReckoner, good: GoodFix, device: String, profile: ActivityProfile) -> Outbound {
+        let speed = reckoner.extrapolates ? reckoner.speedMetersPerSecond.map { min($0, profile.maximumSpeedMetersPerSecond) } : nil
+        let location = Location(device: device, source: "dr", lat: reckoner.coordinate.lat, lon: reckoner.coordinate.lon,
+                                hacc: reckoner.radiusMeters, alt: good.altitudeMeters, speed: speed,
+                                course: reckoner.extrapolates ? reckoner.courseDegrees : nil, mode: "dr")
+        return Outbound(topic: Topic.locationRaw(device), body: .location(location), t: reckoner.t)
+    }
+
+    // MARK: - Checks
+
+    /// The device a message is about, after checking the topic names it and it is known.
+    private mutating func accept(_ device: String, topic: String, prefix: String, message: Message, now: Double,
+                                 out: inout [Outbound]) -> String? {
+        guard Topic.suffix(of: topic, after: prefix) == device else {
+            out.append(reject("deviceMismatch", "topic \(topic) does not name device \(device)", topic: topic, message: message, now: now))
+            return nil
+        }
+        if !configuration.devices.isEmpty, !configuration.devices.contains(device) {
+            out.append(reject("unknownDevice", "device \(device) is not configured", topic: topic, message: message, now: now))
+            return nil
+        }
+        if devices[device] == nil {
+            guard devices.count < configuration.maximumDevices else {
+                out.append(reject("tooManyDevices", "more than \(configuration.maximumDevices) devices", topic: topic, message: message, now: now))
+                return nil
+            }
+            devices[device] = DeviceTrack()
+        }
+        return device
+    }
+
+    private mutating func reject(_ code: String, _ text: String, topic: String, message: Message, now: Double) -> Outbound {
+        counters.add("rejected." + code)
+        let report = ErrorReport(code: code, message: text, topic: topic, ref: message.envelope.id)
+        return Outbound(topic: Topic.error(Self.service), body: .error(report), t: now)
+    }
+}
