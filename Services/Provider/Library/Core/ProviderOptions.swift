@@ -52,7 +52,7 @@ public enum ProviderOptions {
     ]
 
     public static let footer = """
-        Plugins: nmea, gpsd, gpx, sim, fixed, exec. Examples:
+        Plugins: nmea, gpsd, gpx, sim, fixed, exec, motion. Examples:
           locus-provider nmea --file drive.log --rate max --stdio
           locus-provider nmea --serial /dev/ttyUSB0 --baud 4800 --device-id truck-7
           locus-provider gpsd --host localhost --port 2947
