@@ -26,6 +26,12 @@ var targets: [Target] = [
     .target(name: "LocusCLI", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusBus", "LocusBroker", "LocusProvider"], path: "Services/CLI/Library"),
     .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
 
+    // MARK: geofence
+    .systemLibrary(name: "CSQLite", path: "Shared/CSQLite"),
+    .target(name: "LocusGeofence", dependencies: ["CSQLite", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Geofence/Library"),
+    .executableTarget(name: "locus-geofence", dependencies: ["LocusGeofence", "LocusBus"], path: "Services/Geofence/Executable"),
+    .testTarget(name: "LocusGeofenceTests", dependencies: ["LocusGeofence", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusGeofenceTests"),
+
     // Unit tests next to what they test; integration tests start real processes.
     .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),
     .testTarget(name: "LocusGeoTests", dependencies: ["LocusGeo"], path: "Tests/LocusGeoTests", exclude: ["Fixtures"]),
@@ -44,6 +50,7 @@ let package = Package(
         .executable(name: "locus-bus", targets: ["locus-bus"]),
         .executable(name: "locus-provider", targets: ["locus-provider"]),
         .executable(name: "locus", targets: ["locus"]),
+        .executable(name: "locus-geofence", targets: ["locus-geofence"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]
