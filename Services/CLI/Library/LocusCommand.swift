@@ -14,6 +14,7 @@ public enum LocusCommand {
       up                    start the bus and every installed service; restart any that crash
       demo                  start the stack, run a short self-check, print a summary
       bench WHAT            benchmarks: codec, bus, nmea, all
+      regions ACTION        add, remove, list, import FILE.geojson, export monitored regions
       version               print the version
 
     Every command takes --help. Bus endpoints come from --pub/--sub, else LOCUS_PUB/LOCUS_SUB,
@@ -32,6 +33,7 @@ public enum LocusCommand {
         case "up": return UpCommand.run(rest)
         case "demo": return DemoCommand.run(rest)
         case "bench": return BenchCommand.run(rest)
+        case "regions": return RegionsCommand.run(rest)
         case "version", "--version": print("locus \(ServiceProgram.version)"); return 0
         case "help", "--help", "-h": print(usage, terminator: ""); return 0
         default:
