@@ -40,5 +40,6 @@ enum BenchCommand {
         ("codec", { CodecBench.run(arguments: $0) }),
         ("bus", { BusBench.run($0) }),
         ("nmea", { NMEABench.run(arguments: $0) }),
+        ("geofence", { GeofenceBench.run($0) }),
     ]
 }
