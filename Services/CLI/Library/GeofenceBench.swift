@@ -212,30 +212,46 @@ struct GeofenceBusRun {
             frames.append((Topic.locationFused(name), MessageCodec.encode(Message(body: .location(fix), id: ids.next(), t: t0 + step,
                                                                                     src: "bench/fleet", seq: number + 1))))
         }
-        let marker = RegionListRequest(owner: "bench-marker")
         var events = 0
-        var done = false
-        var markerID = ""
-        // Events are read while sending: the bus does not drop for a slow subscriber, so a
-        // full queue here would stall the bus and, through it, this publisher.
+        var answered = Set<String>()
+        // Flow control: fixes go in chunks, each followed by a marker command; a chunk is
+        // sent only when the marker two chunks back has been answered, so the queues of the
+        // bus and the service never overflow (the bus does not drop for slow subscribers, it
+        // stalls, and a stalled bus would stall this publisher).
         func take(_ message: Message) {
             switch message.body {
             case .regionEvent: events += 1
-            case .regionList(let reply) where reply.re == markerID: done = true
+            case .regionList(let reply): if let re = reply.re { answered.insert(re) }
             default: break
             }
         }
-        let start = Date().timeIntervalSince1970
-        for (number, frame) in frames.enumerated() {
-            while try !publisher.socket.send(topic: frame.topic, body: frame.body, dontWait: true) {
+        func sendAll(_ topic: String, _ body: [UInt8]) throws {
+            while try !publisher.socket.send(topic: topic, body: body, dontWait: true) {
                 if let message = try next(timeout: 0.001) { take(message) }
             }
+        }
+        let chunk = 10_000
+        var markers: [String] = []
+        let start = Date().timeIntervalSince1970
+        for (number, frame) in frames.enumerated() {
+            try sendAll(frame.topic, frame.body)
             if number % 256 == 0 {
                 while case .message(_, let message, _)? = try subscriber.receive(dontWait: true) { take(message) }
             }
+            if number % chunk == chunk - 1 || number == frames.count - 1 {
+                let marker = publisher.stamp(.regionListRequest(RegionListRequest(owner: "bench-marker")), t: t0)
+                markers.append(marker.envelope.id)
+                try sendAll(Topic.regionCmd, MessageCodec.encode(marker))
+                if markers.count >= 2 {
+                    let awaited = markers[markers.count - 2]
+                    while !answered.contains(awaited), let message = try next(timeout: 60) { take(message) }
+                    guard answered.contains(awaited) else { throw BenchError("the geofence stopped answering") }
+                }
+            }
         }
-        markerID = try publisher.publish(.regionListRequest(marker), topic: Topic.regionCmd, t: t0).envelope.id
-        while !done, let message = try next(timeout: 120) { take(message) }
+        let last = markers.last ?? ""
+        while !answered.contains(last), let message = try next(timeout: 120) { take(message) }
+        let done = answered.contains(last)
         let seconds = Date().timeIntervalSince1970 - start
         guard done else { throw BenchError("the geofence did not finish the fixes within 120 s") }
         let latencies = try measureLatency(publisher: publisher, next: next, ids: &ids)

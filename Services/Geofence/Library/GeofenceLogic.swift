@@ -188,7 +188,9 @@ public struct GeofenceLogic: ServiceLogic {
             }
             let before = track
             evaluate(&track, region: region, device: device, point: point, fix: fix, recovering: tracker.recovering, into: &out)
-            let durable = track.state != before.state || track.dwell != before.dwell || tracker.tracks[key] == nil
+            // Only changes of committed state or dwell are written; an unchanged implied
+            // "outside" needs no row.
+            let durable = track.state != before.state || track.dwell != before.dwell
             if track.state == .outside && track.debounce.candidate == nil && position >= nearCount {
                 tracker.tracks[key] = nil  // far and settled outside: implied from now on
             } else {
