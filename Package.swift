@@ -44,6 +44,10 @@ var targets: [Target] = [
     .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Motion/Library"),
     .executableTarget(name: "locus-motion", dependencies: ["LocusMotion", "LocusBus"], path: "Services/Motion/Executable"),
     .testTarget(name: "LocusMotionTests", dependencies: ["LocusMotion", "LocusProvider", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusMotionTests"),
+    // MARK: geofence (CSQLite is declared with the notifier)
+    .target(name: "LocusGeofence", dependencies: ["CSQLite", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Geofence/Library"),
+    .executableTarget(name: "locus-geofence", dependencies: ["LocusGeofence", "LocusBus"], path: "Services/Geofence/Executable"),
+    .testTarget(name: "LocusGeofenceTests", dependencies: ["LocusGeofence", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusGeofenceTests"),
 
     // Unit tests next to what they test; integration tests start real processes.
     .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),
@@ -66,6 +70,7 @@ let package = Package(
         .executable(name: "locus-fusion", targets: ["locus-fusion"]),
         .executable(name: "locus-notifier", targets: ["locus-notifier"]),
         .executable(name: "locus-motion", targets: ["locus-motion"]),
+        .executable(name: "locus-geofence", targets: ["locus-geofence"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -1,1 +1,2 @@
+// libsqlite3 (Debian: libsqlite3-dev), for services that keep durable state.
 #include <sqlite3.h>

@@ -42,5 +42,6 @@ enum BenchCommand {
         ("bus", { BusBench.run($0) }),
         ("nmea", { NMEABench.run(arguments: $0) }),
         ("fusion", { FusionBench.run($0) }),
+        ("geofence", { GeofenceBench.run($0) }),
     ]
 }

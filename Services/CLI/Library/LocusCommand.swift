@@ -22,6 +22,7 @@ public enum LocusCommand {
       bench WHAT            benchmarks: codec, bus, nmea, all
       auth ACTION           authorization: pending, status, grant, deny, restrict, revoke
       keys gen NAME         write a CURVE keypair (NAME.key 0600, NAME.pub)
+      regions ACTION        add, remove, list, import FILE.geojson, export monitored regions
       version               print the version
 
     Every command takes --help. Bus endpoints come from --pub/--sub, else LOCUS_PUB/LOCUS_SUB,
@@ -47,6 +48,7 @@ public enum LocusCommand {
         case "doctor": return DoctorCommand.run(rest)
         case "auth": return AuthCommand.run(rest)
         case "keys": return KeysCommand.run(rest)
+        case "regions": return RegionsCommand.run(rest)
         case "version", "--version": print("locus \(ServiceProgram.version)"); return 0
         case "help", "--help", "-h": print(usage, terminator: ""); return 0
         default:

@@ -1,0 +1,319 @@
+import Foundation
+import LocusBus
+import LocusGeo
+import LocusProtocol
+
+/// `locus bench geofence`: the containment kernel beside shapely's STRtree on the same
+/// scene, then locus-geofence itself on a real bus: fixes/s for a fleet and the time from
+/// a deciding fix to its event.
+enum GeofenceBench {
+    static let spec = CommandLineSpec(
+        program: "locus bench geofence",
+        summary: "geofence kernel vs shapely STRtree, stateful throughput and latency on the bus",
+        usage: "locus bench geofence [--circles N] [--points N] [--devices N] [--fixes N] [--latency-samples N]",
+        options: [
+            OptionSpec("--circles", value: "N", help: "circles (radius 100–1000 m) in a 50 km square", default: "10000"),
+            OptionSpec("--points", value: "N", help: "random points for the kernel", default: "1000000"),
+            OptionSpec("--devices", value: "N", help: "devices for the bus run", default: "10000"),
+            OptionSpec("--fixes", value: "N", help: "fixes published in the bus run", default: "500000"),
+            OptionSpec("--latency-samples", value: "N", help: "fix→event round trips measured", default: "1000"),
+            OptionSpec("--seed", value: "N", help: "random seed", default: "42"),
+            OptionSpec("--skip-bus", help: "only the kernel comparison"),
+            OptionSpec("--help", help: "print this help and exit"),
+        ],
+        footer: "Needs python3 with shapely for the peer, and locus-bus/locus-geofence beside locus for the bus run.")
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let options = ServiceProgram.parseOrExit(spec, arguments: arguments)
+        let circles, points, devices, fixes, samples: Int
+        let seed: UInt64
+        do {
+            circles = try options.int("--circles") ?? 10_000
+            points = try options.int("--points") ?? 1_000_000
+            devices = try options.int("--devices") ?? 10_000
+            fixes = try options.int("--fixes") ?? 500_000
+            samples = try options.int("--latency-samples") ?? 1_000
+            seed = UInt64(try options.int("--seed") ?? 42)
+        } catch { ServiceProgram.usageFailure("locus bench geofence", error.message) }
+
+        print("| geofence kernel (\(circles) circles r 100–1000 m in 50 km, \(points) points) | points/s/core | hits |")
+        print("|---|---:|---:|")
+        let ours = GeofenceKernelBench.run(circles: circles, points: points, seed: seed)
+        print("| LocusGeo SpatialIndex + exact geodesic Circle | \(Int(ours.pointsPerSecond)) | \(ours.hits) |")
+        if let peer = ShapelyPeer.run(circles: circles, points: points, seed: seed) {
+            print("| shapely \(peer.version) STRtree query(predicate=\"within\"), 64-gon buffers (planar) | \(Int(peer.pointsPerSecond)) | \(peer.hits) |")
+            print("| ratio | \(String(format: "%.1f×", ours.pointsPerSecond / max(peer.pointsPerSecond, 1))) | goal ≥ 2 M points/s/core |")
+        } else {
+            print("| shapely STRtree | (python3 with shapely not available) | |")
+        }
+        if options.flag("--skip-bus") { return 0 }
+        print("")
+        return GeofenceBusRun(circles: circles, devices: devices, fixes: fixes, latencySamples: samples, seed: seed).run()
+    }
+}
+
+/// Runs shapely on exactly the kernel's scene, written to a file in tangent-plane metres.
+enum ShapelyPeer {
+    static let script = """
+    import json, sys, time
+    import numpy as np
+    import shapely
+    from shapely import STRtree
+    path, circles, points = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    data = np.fromfile(path, dtype="<f8")
+    c = data[: circles * 3].reshape(circles, 3)
+    p = data[circles * 3 :].reshape(points, 2)
+    polygons = shapely.buffer(shapely.points(c[:, 0], c[:, 1]), c[:, 2], quad_segs=16)
+    tree = STRtree(polygons)
+    queries = shapely.points(p[:, 0], p[:, 1])
+    start = time.perf_counter()
+    found = tree.query(queries, predicate="within")
+    seconds = time.perf_counter() - start
+    print(json.dumps({"pointsPerSecond": points / seconds, "hits": int(found.shape[1]), "version": shapely.__version__}))
+    """
+
+    static func run(circles: Int, points: Int, seed: UInt64) -> (pointsPerSecond: Double, hits: Int, version: String)? {
+        // The same draws, in the same order, as GeofenceKernelBench.
+        var random = SeededGenerator(seed: seed)
+        let half = GeofenceKernelBench.sceneSideMeters / 2
+        var values: [Double] = []
+        values.reserveCapacity(circles * 3 + points * 2)
+        for _ in 0..<circles {
+            values.append(Double.random(in: -half...half, using: &random))
+            values.append(Double.random(in: -half...half, using: &random))
+            values.append(Double.random(in: 100...1000, using: &random))
+        }
+        for _ in 0..<(points * 2) { values.append(Double.random(in: -half...half, using: &random)) }
+        let path = NSTemporaryDirectory() + "locus-geofence-scene-\(getpid()).f64"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let data = values.withUnsafeBufferPointer { Data(buffer: $0) }
+        guard FileManager.default.createFile(atPath: path, contents: data) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, path, "\(circles)", "\(points)"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let object = try? JSONSerialization.jsonObject(with: text) as? [String: Any],
+              let rate = (object["pointsPerSecond"] as? NSNumber)?.doubleValue,
+              let hits = (object["hits"] as? NSNumber)?.intValue else { return nil }
+        return (rate, hits, object["version"] as? String ?? "?")
+    }
+}
+
+/// locus-bus and locus-geofence as processes on private ipc endpoints, fed from here.
+struct GeofenceBusRun {
+    let circles: Int
+    let devices: Int
+    let fixes: Int
+    let latencySamples: Int
+    let seed: UInt64
+
+    func run() -> Int32 {
+        let directory = NSTemporaryDirectory() + "locus-bench-geofence-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let endpoints = BusEndpoints(pub: "ipc://\(directory)/pub", sub: "ipc://\(directory)/sub")
+        var environment = ProcessInfo.processInfo.environment
+        environment["LOCUS_PUB"] = endpoints.pub
+        environment["LOCUS_SUB"] = endpoints.sub
+        let binaries = Supervisor.ownDirectory
+        var children: [Process] = []
+        defer {
+            for child in children.reversed() where child.isRunning {
+                child.terminate()
+                child.waitUntilExit()
+            }
+        }
+        do {
+            children.append(try launch(binaries + "/locus-bus", ["--log-level", "warn"], environment))
+            children.append(try launch(binaries + "/locus-geofence",
+                                       ["--default-authorization", "always", "--db", directory + "/geofence.db", "--log-level", "warn"],
+                                       environment))
+            return try measure(endpoints)
+        } catch {
+            FileHandle.standardError.write(Data("locus bench geofence: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    private func launch(_ path: String, _ arguments: [String], _ environment: [String: String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        try process.run()
+        return process
+    }
+
+    private func measure(_ endpoints: BusEndpoints) throws -> Int32 {
+        let context = ZMQContext()
+        let subscriber = try BusSubscriber(context: context, endpoint: endpoints.sub,
+                                           prefixes: [Topic.regionStatePrefix, Topic.regionEventPrefix, Topic.health("geofence")])
+        let publisher = try BusPublisher(context: context, endpoint: endpoints.pub, source: "bench/geofence")
+        defer {
+            subscriber.socket.close()
+            publisher.socket.close()
+        }
+        var poller = Poller()
+        poller.add(subscriber.socket)
+        func next(timeout: Double) throws -> Message? {
+            let deadline = Date().timeIntervalSince1970 + timeout
+            while Date().timeIntervalSince1970 < deadline {
+                if case .message(_, let message, _)? = try subscriber.receive(dontWait: true) { return message }
+                _ = try poller.poll(timeoutMilliseconds: 100)
+            }
+            return nil
+        }
+        guard try publisher.waitUntilConnected(timeoutSeconds: 10) else { throw BenchError("locus-bus did not start") }
+        while let message = try next(timeout: 10) {
+            if case .health = message.body { break }  // the geofence is up and subscribed
+        }
+
+        // Regions: the kernel's scene, added through region.cmd and acknowledged.
+        var random = SeededGenerator(seed: seed)
+        let plane = LocalTangentPlane(origin: Coordinate(lat: 45, lon: 7))
+        let half = GeofenceKernelBench.sceneSideMeters / 2
+        let setupStart = Date().timeIntervalSince1970
+        var acknowledged = 0
+        for number in 0..<circles {
+            let c = plane.unproject(east: Double.random(in: -half...half, using: &random), north: Double.random(in: -half...half, using: &random))
+            let region = Region(id: "c\(number)", shape: .circle(center: GeoPoint(lon: c.lon, lat: c.lat),
+                                                                radius: Double.random(in: 100...1000, using: &random)))
+            try publisher.publish(.regionAdd(RegionAdd(owner: "bench", region: region)), topic: Topic.regionCmd, t: 0)
+            if number % 1000 == 999 { acknowledged += try drainReplies(next) }
+        }
+        while acknowledged < circles, let message = try next(timeout: 30) {
+            if case .regionAdded = message.body { acknowledged += 1 }
+        }
+        let setupSeconds = Date().timeIntervalSince1970 - setupStart
+        guard acknowledged == circles else { throw BenchError("only \(acknowledged) of \(circles) regions acknowledged") }
+
+        // A fleet moving at 15 m/s in straight lines, fixes at 1 Hz of fix time, pre-encoded.
+        var starts: [(east: Double, north: Double, heading: Double)] = []
+        for _ in 0..<devices {
+            starts.append((Double.random(in: -half...half, using: &random), Double.random(in: -half...half, using: &random),
+                           Double.random(in: 0..<(2 * Double.pi), using: &random)))
+        }
+        var ids = MessageIDGenerator()
+        let t0 = 1_790_000_000.0
+        var frames: [(topic: String, body: [UInt8])] = []
+        frames.reserveCapacity(fixes)
+        for number in 0..<fixes {
+            let device = number % devices, step = Double(number / devices)
+            let s = starts[device]
+            let p = plane.unproject(east: s.east + 15 * step * cos(s.heading), north: s.north + 15 * step * sin(s.heading))
+            let name = "d\(device)"
+            let fix = Location(device: name, source: "fused", lat: p.lat, lon: p.lon, hacc: 8)
+            frames.append((Topic.locationFused(name), MessageCodec.encode(Message(body: .location(fix), id: ids.next(), t: t0 + step,
+                                                                                    src: "bench/fleet", seq: number + 1))))
+        }
+        var events = 0
+        var answered = Set<String>()
+        // Flow control: fixes go in chunks, each followed by a marker command; a chunk is
+        // sent only when the marker two chunks back has been answered, so the queues of the
+        // bus and the service never overflow (the bus does not drop for slow subscribers, it
+        // stalls, and a stalled bus would stall this publisher).
+        func take(_ message: Message) {
+            switch message.body {
+            case .regionEvent: events += 1
+            case .regionList(let reply): if let re = reply.re { answered.insert(re) }
+            default: break
+            }
+        }
+        func sendAll(_ topic: String, _ body: [UInt8]) throws {
+            while try !publisher.socket.send(topic: topic, body: body, dontWait: true) {
+                if let message = try next(timeout: 0.001) { take(message) }
+            }
+        }
+        let chunk = 10_000
+        var markers: [String] = []
+        let start = Date().timeIntervalSince1970
+        for (number, frame) in frames.enumerated() {
+            try sendAll(frame.topic, frame.body)
+            if number % 256 == 0 {
+                while case .message(_, let message, _)? = try subscriber.receive(dontWait: true) { take(message) }
+            }
+            if number % chunk == chunk - 1 || number == frames.count - 1 {
+                let marker = publisher.stamp(.regionListRequest(RegionListRequest(owner: "bench-marker")), t: t0)
+                markers.append(marker.envelope.id)
+                try sendAll(Topic.regionCmd, MessageCodec.encode(marker))
+                if markers.count >= 2 {
+                    let awaited = markers[markers.count - 2]
+                    while !answered.contains(awaited), let message = try next(timeout: 60) { take(message) }
+                    guard answered.contains(awaited) else { throw BenchError("the geofence stopped answering") }
+                }
+            }
+        }
+        let last = markers.last ?? ""
+        while !answered.contains(last), let message = try next(timeout: 120) { take(message) }
+        let done = answered.contains(last)
+        let seconds = Date().timeIntervalSince1970 - start
+        guard done else { throw BenchError("the geofence did not finish the fixes within 120 s") }
+        let latencies = try measureLatency(publisher: publisher, next: next, ids: &ids)
+
+        print("| locus-geofence on locus-bus (\(circles) regions, \(devices) devices) | value |")
+        print("|---|---:|")
+        print("| regions added and acknowledged | \(circles) in \(String(format: "%.2f", setupSeconds)) s |")
+        print("| fixes/s, \(fixes) fixes (decode, index, hysteresis, SQLite) | \(Int(Double(fixes) / seconds)) |")
+        print("| events produced | \(events) |")
+        if latencies.isEmpty {
+            print("| fix→event latency | (no samples) |")
+        } else {
+            let sorted = latencies.sorted()
+            func percentile(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))] * 1000 }
+            print("| fix→event latency p50 / p99 (\(sorted.count) samples) | \(String(format: "%.3f / %.3f ms", percentile(0.5), percentile(0.99))) |")
+        }
+        return 0
+    }
+
+    private func drainReplies(_ next: (Double) throws -> Message?) throws -> Int {
+        var count = 0
+        while let message = try next(0.001) {
+            if case .regionAdded = message.body { count += 1 }
+        }
+        return count
+    }
+
+    /// One device at a time walks into a 200 m circle far from the fleet: an outside fix, an
+    /// inside fix, and an inside fix after the debounce — the last one decides; the time
+    /// from sending it to receiving its `enter` is one sample.
+    private func measureLatency(publisher: BusPublisher, next: (Double) throws -> Message?, ids: inout MessageIDGenerator) throws -> [Double] {
+        let center = Coordinate(lat: 10, lon: 10)
+        try publisher.publish(.regionAdd(RegionAdd(owner: "latency", region: Region(id: "gate", shape: .circle(
+            center: GeoPoint(lon: center.lon, lat: center.lat), radius: 200)))), topic: Topic.regionCmd, t: 0)
+        while let message = try next(5) {
+            if case .regionAdded(let added) = message.body, added.owner == "latency" { break }
+        }
+        let outside = Geodesic.destination(from: center, azimuthDegrees: 0, distanceMeters: 1000)
+        var samples: [Double] = []
+        for number in 0..<latencySamples {
+            let device = "probe-\(number)"
+            let t = 1_800_000_000.0
+            func send(_ p: Coordinate, _ time: Double) throws {
+                let fix = Location(device: device, source: "fused", lat: p.lat, lon: p.lon, hacc: 5)
+                try publisher.send(topic: Topic.locationFused(device), body: MessageCodec.encode(Message(body: .location(fix), id: ids.next(), t: time, src: "bench/probe")))
+            }
+            try send(outside, t)
+            try send(center, t + 1)
+            let sent = Date().timeIntervalSince1970
+            try send(center, t + 12)
+            while let message = try next(5) {
+                if case .regionEvent(let event) = message.body, event.device == device, event.event == .enter {
+                    samples.append(Date().timeIntervalSince1970 - sent)
+                    break
+                }
+            }
+        }
+        return samples
+    }
+
+    struct BenchError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import LocusBus
+import LocusGeofence
+import LocusProtocol
+
+// locus-geofence: region monitoring (DESIGN.md, "The programs"; issue "Geofence service").
+let spec = CommandLineSpec(
+    program: "locus-geofence",
+    summary: "region monitoring: circles and polygons, enter/exit/dwell, durable state",
+    usage: "locus-geofence [--db FILE] [options]",
+    options: ServiceProgram.commonOptions + [
+        OptionSpec("--db", value: "FILE", help: "SQLite database for regions and states (none: state lives in memory only)"),
+        OptionSpec("--min-radius", value: "METRES", help: "smaller circles are widened to this", default: "100"),
+        OptionSpec("--max-radius", value: "METRES", help: "larger circles fail with radiusTooLarge", default: "100000"),
+        OptionSpec("--quota", value: "N", help: "regions per owner (20 reproduces Core Location)", default: "10000"),
+        OptionSpec("--debounce", value: "SECONDS", help: "fix time a new state must hold before it is reported", default: "10"),
+        OptionSpec("--confidence", value: "K", help: "a fix decides only when K × hacc metres from the boundary", default: "1"),
+        OptionSpec("--default-authorization", value: "STATUS",
+                   help: "status assumed for owners without auth.status (e.g. always, until an authorization service runs)"),
+    ],
+    footer: """
+    Reads region.cmd, auth.status.* and location.fused.*; writes region.state.<owner> and
+    region.event.<owner>. With --stdio the input is text-form lines and time is fix time.
+    """)
+let options = ServiceProgram.parseOrExit(spec)
+let settings = RuntimeSettings(service: "geofence", program: "locus-geofence", options: options)
+
+var configuration = GeofenceConfiguration()
+do {
+    configuration.minimumRadiusMeters = try options.double("--min-radius") ?? 100
+    configuration.maximumRadiusMeters = try options.double("--max-radius") ?? 100_000
+    configuration.regionsPerOwner = try options.int("--quota") ?? 10_000
+    configuration.debounceSeconds = try options.double("--debounce") ?? 10
+    configuration.confidenceFactor = try options.double("--confidence") ?? 1
+} catch {
+    ServiceProgram.usageFailure("locus-geofence", error.message)
+}
+guard configuration.minimumRadiusMeters > 0, configuration.maximumRadiusMeters >= configuration.minimumRadiusMeters,
+      configuration.regionsPerOwner >= 0, configuration.debounceSeconds >= 0, configuration.confidenceFactor >= 0 else {
+    ServiceProgram.usageFailure("locus-geofence", "need 0 < --min-radius ≤ --max-radius and non-negative --quota, --debounce, --confidence")
+}
+if let text = options.string("--default-authorization") {
+    guard let status = AuthorizationStatus(rawValue: text) else {
+        ServiceProgram.usageFailure("locus-geofence", "--default-authorization: unknown status '\(text)'")
+    }
+    configuration.defaultAuthorization = status
+}
+
+let logic: GeofenceLogic
+do {
+    let database = try options.string("--db").map { try GeofenceDatabase(path: $0) }
+    logic = try GeofenceLogic(configuration: configuration, persistence: database)
+} catch {
+    FileHandle.standardError.write(Data("locus-geofence: cannot open the database: \(error)\n".utf8))
+    exit(1)
+}
+let runtime = ServiceRuntime(settings: settings, logic: logic)
+exit(runtime.run())

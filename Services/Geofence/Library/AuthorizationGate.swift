@@ -1,0 +1,26 @@
+public import LocusProtocol
+
+/// Tracks each owner's authorization from `auth.status.<owner>`: region monitoring needs
+/// `always`, as Core Location requires for background region monitoring.
+public struct AuthorizationGate: Sendable, Equatable {
+    /// Assumed for owners with no status yet; nil means `notDetermined`.
+    public var defaultStatus: AuthorizationStatus?
+    private var statuses: [String: AuthorizationStatus] = [:]
+
+    public init(defaultStatus: AuthorizationStatus?) {
+        self.defaultStatus = defaultStatus
+    }
+
+    public func status(of owner: String) -> AuthorizationStatus {
+        statuses[owner] ?? defaultStatus ?? .notDetermined
+    }
+
+    /// Whether the owner may monitor regions and receive their events.
+    public func allowsMonitoring(_ owner: String) -> Bool {
+        status(of: owner) == .always
+    }
+
+    public mutating func update(_ owner: String, status: AuthorizationStatus) {
+        statuses[owner] = status
+    }
+}

@@ -1,0 +1,86 @@
+import LocusProtocol
+
+/// The geofence's durable state in SQLite (WAL): regions as clients defined them, and the
+/// committed state of each (device, region) pair, so a restarted service — even after
+/// kill -9 — knows what it last reported and reports only what it missed.
+///
+/// WAL with `synchronous=NORMAL` keeps each batch one append to the log; a batch is one
+/// transaction, written before the events it explains are published.
+public final class GeofenceDatabase: GeofencePersistence {
+    private let connection: SQLiteConnection
+
+    public init(path: String) throws {
+        connection = try SQLiteConnection(path: path)
+        try connection.execute("""
+            PRAGMA journal_mode=WAL;
+            PRAGMA synchronous=NORMAL;
+            PRAGMA busy_timeout=5000;
+            CREATE TABLE IF NOT EXISTS regions (
+                owner TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, generation INTEGER NOT NULL,
+                PRIMARY KEY (owner, id));
+            CREATE TABLE IF NOT EXISTS tracks (
+                device TEXT NOT NULL, owner TEXT NOT NULL, region TEXT NOT NULL, generation INTEGER NOT NULL,
+                state TEXT NOT NULL, cause TEXT NOT NULL, entered_at REAL, dwell_fired INTEGER NOT NULL,
+                PRIMARY KEY (device, owner, region));
+            CREATE INDEX IF NOT EXISTS tracks_by_region ON tracks (owner, region);
+            CREATE TABLE IF NOT EXISTS devices (device TEXT PRIMARY KEY, checked_through INTEGER NOT NULL);
+            """)
+    }
+
+    public func load() throws -> PersistedSnapshot {
+        var snapshot = PersistedSnapshot()
+        var broken: [String] = []
+        try connection.run("SELECT owner, body, generation FROM regions") { row in
+            let owner = row.text(0)
+            if let message = try? MessageCodec.decode(row.text(1)), case .regionAdd(let add) = message.body {
+                snapshot.regions.append(PersistedRegion(owner: owner, region: add.region, generation: row.integer(2)))
+            } else {
+                broken.append(owner)
+            }
+        }
+        try connection.run("SELECT device, owner, region, generation, state, cause, entered_at, dwell_fired FROM tracks") { row in
+            guard let state = RegionState(rawValue: row.text(4)), let cause = RegionEventCause(rawValue: row.text(5)) else { return }
+            snapshot.tracks.append(PersistedTrack(
+                device: row.text(0), key: RegionKey(owner: row.text(1), id: row.text(2)), generation: row.integer(3),
+                state: state, entryCause: cause, enteredAt: row.real(6), dwellFired: row.integer(7) != 0))
+        }
+        try connection.run("SELECT device, checked_through FROM devices") { row in
+            snapshot.devices[row.text(0)] = row.integer(1)
+        }
+        return snapshot
+    }
+
+    public func apply(_ batch: PersistenceBatch) throws {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            for stored in batch.regionUpserts {
+                let message = Message(body: .regionAdd(RegionAdd(owner: stored.owner, region: stored.region)),
+                                      id: "stored", t: 0, src: "geofence/db")
+                let body = String(decoding: MessageCodec.encode(message), as: UTF8.self)
+                try connection.run("INSERT OR REPLACE INTO regions (owner, id, body, generation) VALUES (?, ?, ?, ?)",
+                                   [.text(stored.owner), .text(stored.region.id), .text(body), .integer(stored.generation)])
+            }
+            for key in batch.regionDeletes {
+                try connection.run("DELETE FROM regions WHERE owner = ? AND id = ?", [.text(key.owner), .text(key.id)])
+                try connection.run("DELETE FROM tracks WHERE owner = ? AND region = ?", [.text(key.owner), .text(key.id)])
+            }
+            for track in batch.trackUpserts {
+                try connection.run("""
+                    INSERT OR REPLACE INTO tracks (device, owner, region, generation, state, cause, entered_at, dwell_fired)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [.text(track.device), .text(track.key.owner), .text(track.key.id), .integer(track.generation),
+                     .text(track.state.rawValue), .text(track.entryCause.rawValue),
+                     track.enteredAt.map { .real($0) } ?? .null, .integer(track.dwellFired ? 1 : 0)])
+            }
+            for (device, checked) in batch.deviceUpserts {
+                try connection.run("INSERT OR REPLACE INTO devices (device, checked_through) VALUES (?, ?)",
+                                   [.text(device), .integer(checked)])
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,72 @@
+public import LocusProtocol
+
+/// Durable state in the form the database keeps it.
+public struct PersistedTrack: Sendable, Equatable {
+    public var device: String
+    public var key: RegionKey
+    public var generation: Int
+    public var state: RegionState
+    public var entryCause: RegionEventCause
+    public var enteredAt: Double?
+    public var dwellFired: Bool
+
+    public init(device: String, key: RegionKey, generation: Int, state: RegionState, entryCause: RegionEventCause,
+                enteredAt: Double?, dwellFired: Bool) {
+        self.device = device
+        self.key = key
+        self.generation = generation
+        self.state = state
+        self.entryCause = entryCause
+        self.enteredAt = enteredAt
+        self.dwellFired = dwellFired
+    }
+}
+
+/// A region as stored: the client's definition plus its generation.
+public struct PersistedRegion: Sendable, Equatable {
+    public var owner: String
+    public var region: Region
+    public var generation: Int
+
+    public init(owner: String, region: Region, generation: Int) {
+        self.owner = owner
+        self.region = region
+        self.generation = generation
+    }
+}
+
+/// Everything written after one input, applied atomically before any resulting event is
+/// published, so a crash never leaves an event reported but forgotten.
+public struct PersistenceBatch: Sendable, Equatable {
+    public var regionUpserts: [PersistedRegion] = []
+    public var regionDeletes: [RegionKey] = []
+    public var trackUpserts: [PersistedTrack] = []
+    /// Device → `checkedThrough`.
+    public var deviceUpserts: [String: Int] = [:]
+
+    public init() {}
+
+    public var isEmpty: Bool {
+        regionUpserts.isEmpty && regionDeletes.isEmpty && trackUpserts.isEmpty && deviceUpserts.isEmpty
+    }
+}
+
+/// What was stored before a restart.
+public struct PersistedSnapshot: Sendable, Equatable {
+    public var regions: [PersistedRegion]
+    public var tracks: [PersistedTrack]
+    public var devices: [String: Int]
+
+    public init(regions: [PersistedRegion] = [], tracks: [PersistedTrack] = [], devices: [String: Int] = [:]) {
+        self.regions = regions
+        self.tracks = tracks
+        self.devices = devices
+    }
+}
+
+/// Where the geofence keeps its state; `GeofenceDatabase` (SQLite) in production, an
+/// in-memory stand-in in tests.
+public protocol GeofencePersistence: AnyObject {
+    func load() throws -> PersistedSnapshot
+    func apply(_ batch: PersistenceBatch) throws
+}

@@ -1,0 +1,44 @@
+public import LocusProtocol
+
+/// What the service knows about one device and one region: the committed state (the one
+/// events have reported), the pending change, the dwell clock and the last fix's
+/// distance for crossing interpolation.
+public struct RegionTrack: Sendable, Equatable {
+    /// The region generation this track was derived from; a replaced shape starts over.
+    public var generation: Int
+    public var state: RegionState
+    /// How the current stay inside began (for dwell events).
+    public var entryCause: RegionEventCause
+    public var debounce = Debounce()
+    public var dwell = DwellTimer()
+    public var lastFixTime: Double?
+    public var lastSignedDistanceMeters: Double?
+    /// Latest estimate of when the boundary was crossed towards the pending state.
+    public var crossingTime: Double?
+
+    public init(generation: Int, state: RegionState, entryCause: RegionEventCause = .initial) {
+        self.generation = generation
+        self.state = state
+        self.entryCause = entryCause
+    }
+}
+
+/// One device: its tracks for nearby regions and the last fix. Regions without a track
+/// are outside with high confidence if the device has been checked against them
+/// (`generation <= checkedThrough`), unknown otherwise.
+public struct DeviceTracker: Sendable, Equatable {
+    public var tracks: [RegionKey: RegionTrack] = [:]
+    /// Every region with a generation up to this one has been checked against a fix.
+    public var checkedThrough = 0
+    public var lastFix: FixRef?
+    /// Loaded from the database and not yet reconciled with a fix after a restart.
+    public var recovering = false
+
+    public init() {}
+
+    /// The committed state for a region, explicit or implied.
+    public func state(for region: MonitoredRegion) -> RegionState {
+        if let track = tracks[region.key], track.generation == region.generation { return track.state }
+        return region.generation <= checkedThrough ? .outside : .unknown
+    }
+}

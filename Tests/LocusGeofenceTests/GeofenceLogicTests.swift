@@ -1,0 +1,92 @@
+import Foundation
+import LocusBus
+import LocusGeo
+import LocusGeofence
+import LocusProtocol
+import XCTest
+
+/// The service logic in-process: events from fixes, device lists, and durable state
+/// through the SQLite database.
+final class GeofenceLogicTests: XCTestCase {
+    private let store = Coordinate(lat: 31.2304, lon: 121.4737)
+    private var counter = 0
+
+    private func message(_ body: Body, t: Double) -> Message {
+        counter += 1
+        return Message(body: body, id: "m\(counter)", t: t, src: "test/logic")
+    }
+
+    private func configuration() -> GeofenceConfiguration {
+        var configuration = GeofenceConfiguration()
+        configuration.defaultAuthorization = .always
+        return configuration
+    }
+
+    private func addStore(_ logic: inout GeofenceLogic, devices: [String]? = nil) -> [Outbound] {
+        let region = Region(id: "store", shape: .circle(center: GeoPoint(lon: store.lon, lat: store.lat), radius: 200), devices: devices)
+        return logic.receive(message(.regionAdd(RegionAdd(owner: "shop", region: region)), t: 0), topic: Topic.regionCmd, now: 0)
+    }
+
+    /// Fixes every second from 500 m south-west of the store to its centre.
+    private func walkIn(_ logic: inout GeofenceLogic, device: String, from start: Double) -> [RegionEvent] {
+        var found: [RegionEvent] = []
+        for step in 0...360 {
+            let p = Geodesic.destination(from: store, azimuthDegrees: 225, distanceMeters: max(0, 500 - 1.4 * Double(step)))
+            let fix = Location(device: device, source: "fused", lat: p.lat, lon: p.lon, hacc: 5)
+            let t = start + Double(step)
+            for out in logic.receive(message(.location(fix), t: t), topic: Topic.locationFused(device), now: t) {
+                if case .regionEvent(let event) = out.body { found.append(event) }
+            }
+        }
+        return found
+    }
+
+    func testWalkingInGivesOneEnterWithInterpolatedCrossing() throws {
+        var logic = try GeofenceLogic(configuration: configuration())
+        _ = addStore(&logic)
+        let events = walkIn(&logic, device: "w", from: 1000)
+        XCTAssertEqual(events.map(\.event), [.enter])
+        let crossing = try XCTUnwrap(events.first?.crossingTime)
+        XCTAssertEqual(crossing, 1000 + 300 / 1.4, accuracy: 0.5)
+        XCTAssertGreaterThanOrEqual(events[0].location.t, crossing + 10)
+    }
+
+    func testRegionLimitedToDevicesIgnoresOthers() throws {
+        var logic = try GeofenceLogic(configuration: configuration())
+        _ = addStore(&logic, devices: ["truck-1"])
+        XCTAssertEqual(walkIn(&logic, device: "truck-2", from: 0), [])
+        XCTAssertEqual(walkIn(&logic, device: "truck-1", from: 0).map(\.event), [.enter])
+    }
+
+    func testStateSurvivesARestartThroughTheDatabase() throws {
+        let path = NSTemporaryDirectory() + "geofence-test-\(getpid())-\(UUID().uuidString).db"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        do {
+            var logic = try GeofenceLogic(configuration: configuration(), persistence: try GeofenceDatabase(path: path))
+            _ = addStore(&logic)
+            XCTAssertEqual(walkIn(&logic, device: "w", from: 0).map(\.event), [.enter])
+        }
+        var restarted = try GeofenceLogic(configuration: configuration(), persistence: try GeofenceDatabase(path: path))
+        XCTAssertEqual(restarted.store.count, 1)
+        let far = Geodesic.destination(from: store, azimuthDegrees: 0, distanceMeters: 2000)
+        let fix = Location(device: "w", source: "fused", lat: far.lat, lon: far.lon, hacc: 5)
+        let out = restarted.receive(message(.location(fix), t: 5000), topic: Topic.locationFused("w"), now: 5000)
+        guard case .regionEvent(let event)? = out.first?.body else { return XCTFail("expected an event, got \(out)") }
+        XCTAssertEqual(event.event, .exit)
+        XCTAssertEqual(event.cause, .recovered)
+        let next = restarted.receive(message(.location(fix), t: 5001), topic: Topic.locationFused("w"), now: 5001)
+        XCTAssertEqual(next, [])
+    }
+
+    func testOutOfOrderFixesAreIgnored() throws {
+        var logic = try GeofenceLogic(configuration: configuration())
+        _ = addStore(&logic)
+        _ = walkIn(&logic, device: "w", from: 1000)
+        let far = Geodesic.destination(from: store, azimuthDegrees: 0, distanceMeters: 2000)
+        let late = Location(device: "w", source: "fused", lat: far.lat, lon: far.lon, hacc: 5)
+        for t in stride(from: 10.0, through: 100, by: 1) {
+            XCTAssertEqual(logic.receive(message(.location(late), t: t), topic: Topic.locationFused("w"), now: 1400), [])
+        }
+        XCTAssertEqual(logic.healthCounters["staleFixes"], 91)
+    }
+}
