@@ -10,6 +10,7 @@ enum BenchCommand {
       bus     locus-bus vs a raw libzmq XSUB/XPUB proxy
       nmea    NMEA decoder vs gpsd's gpsdecode on the same bytes
       fusion  fused accuracy on KITTI (seeded noise) and a Pixel 4 drive vs Android's FLP
+      geofence  region kernel vs shapely STRtree; fleet throughput and fix→event latency on the bus
       all     every benchmark above, one after another
 
     Use a release build (`swift build -c release`) for meaningful figures.

@@ -93,13 +93,16 @@ struct SVGMap {
     private func grid(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double,
                       project: (Coordinate) -> (x: Double, y: Double)) -> String {
         let span = max(maxLat - minLat, maxLon - minLon, 1e-4)
-        let step = pow(10, floor(log10(span / 4)))
+        // A 1-2-5 step that gives about ten lines across the larger side, so labels never crowd.
+        let rough = span / 10
+        let magnitude = pow(10, floor(log10(rough)))
+        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? 10 * magnitude
         var out = ""
         var lat = (minLat / step).rounded(.down) * step
         while lat <= maxLat + step {
             let y = project(Coordinate(lat: lat, lon: minLon)).y
             if y > 0 && y < height {
-                out += "<line x1=\"0\" y1=\"\(f(y))\" x2=\"\(f(width))\" y2=\"\(f(y))\" stroke=\"#ddd\"/><text x=\"4\" y=\"\(f(y - 2))\" fill=\"#999\" font-size=\"10\">\(String(format: "%.5f", lat))</text>\n"
+                out += "<line x1=\"0\" y1=\"\(f(y))\" x2=\"\(f(width))\" y2=\"\(f(y))\" stroke=\"#ddd\"/><text x=\"4\" y=\"\(f(y - 2))\" fill=\"#999\" font-size=\"10\">\(label(lat, step))</text>\n"
             }
             lat += step
         }
@@ -107,11 +110,16 @@ struct SVGMap {
         while lon <= maxLon + step {
             let x = project(Coordinate(lat: minLat, lon: lon)).x
             if x > 0 && x < width {
-                out += "<line x1=\"\(f(x))\" y1=\"0\" x2=\"\(f(x))\" y2=\"\(f(height))\" stroke=\"#ddd\"/><text x=\"\(f(x + 2))\" y=\"\(f(height - 4))\" fill=\"#999\" font-size=\"10\">\(String(format: "%.5f", lon))</text>\n"
+                out += "<line x1=\"\(f(x))\" y1=\"0\" x2=\"\(f(x))\" y2=\"\(f(height))\" stroke=\"#ddd\"/><text x=\"\(f(x + 2))\" y=\"\(f(height - 4))\" fill=\"#999\" font-size=\"10\">\(label(lon, step))</text>\n"
             }
             lon += step
         }
         return out
+    }
+
+    /// Only as many decimals as the grid step needs.
+    private func label(_ value: Double, _ step: Double) -> String {
+        String(format: "%.\(max(0, Int(-floor(log10(step)))))f", value)
     }
 
     private func scaleBar(scale: Double) -> String {
