@@ -76,7 +76,7 @@ def section(level, title, text, common=()):
     out += [summary[0].upper() + summary[1:] + ".", "", "```text", *usage, "```", ""]
     own = [option for option in options if option not in common]
     if common and len(own) < len(options):
-        out += ["Takes the [common options](#common-options), and:" if own else "Takes the [common options](#common-options).", ""]
+        out += ["Takes the [common options](#common-options-of-every-service), and:" if own else "Takes the [common options](#common-options-of-every-service).", ""]
     if own:
         out += table(own) + [""]
     if footer:
@@ -105,7 +105,7 @@ doc = [
 if missing:
     doc += [f"Not built when this file was generated: {', '.join('`' + m + '`' for m in missing)}.", ""]
 if common:
-    doc += ["## Common options", "", "Every service (" + ", ".join(f"`{name}`" for name in present) + ") takes these:", ""]
+    doc += ["## Common options of every service", "", "Every service (" + ", ".join(f"`{name}`" for name in present) + ") takes these:", ""]
     doc += table(common) + [""]
 for name in present:
     doc += section(2, name, helps[name], common)

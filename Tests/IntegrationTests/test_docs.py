@@ -317,3 +317,201 @@ BAD = [
 def test_hand_written_bad_messages_are_rejected(reason, body):
     name = schema_name(body) if "type" in body else "envelope.schema.json"
     assert errors(body, name), f"schema {name} accepted a message with {reason}: {body}"
+
+
+# MARK: - docs/configuration.md
+
+def test_configuration_doc_is_the_generators_fresh_output():
+    note_missing()
+    fresh = subprocess.run(["bash", str(REPO / "scripts" / "gen-configuration-doc.sh"), str(bin_dir())],
+                           capture_output=True, text=True, timeout=120)
+    assert fresh.returncode == 0, fresh.stderr
+    committed = (REPO / "docs" / "configuration.md").read_text()
+    assert committed == fresh.stdout + "\n" or committed == fresh.stdout, (
+        "docs/configuration.md is stale: run scripts/gen-configuration-doc.sh > docs/configuration.md")
+
+
+# MARK: - Options in the docs against --help
+
+OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+PROGRAM = re.compile(r"(?<![\w/.@-])(?:\.build/(?:debug|release)/|/usr/local/bin/)?"
+                     r"(locus-(?:bus|provider|fusion|geofence|motion|notifier)|locus)(?![\w@/-])(?!\.\w)")
+COMMON = re.compile(r"\b[Ee]very (?:program|service)\b")
+# Options of other tools the docs show, allowed by name: the only exceptions.
+FOREIGN = {"swift": {"--filter", "--show-bin-path"}, "gpsfake": {"--slow", "--udp"}, "pytest": set(), "python3": set(),
+           "make": set(), "systemd-analyze": set(), "journalctl": set(), "jq": set(), "systemctl": {"--now"}}
+FOREIGN_TOOL = re.compile(r"(?<![\w/.-])(" + "|".join(map(re.escape, FOREIGN)) + r"|deploy/[\w./-]+\.sh|scripts/[\w./-]+\.sh)(?![\w-])")
+# The program a document is about when a passage names none.
+DOC_DEFAULT = {"provider.md": "locus-provider", "fusion.md": "locus-fusion", "motion.md": "locus-motion",
+               "notifier.md": "locus-notifier", "map.md": "locus map", "security.md": "locus-bus",
+               "protocol.md": "locus-bus", "geofence.md": "locus-geofence"}
+
+
+def help_options(*argv):
+    done = subprocess.run([str(bin_dir() / argv[0]), *argv[1:], "--help"], capture_output=True, text=True, timeout=20)
+    assert done.returncode == 0, f"{argv} --help exited {done.returncode}"
+    return set(OPTION.findall(done.stdout)), done.stdout
+
+
+def all_help():
+    """Program name ('locus-fusion', 'locus tail', 'locus bench nmea') -> options in its --help."""
+    helps = {}
+    for name in SERVICES:
+        if built(name):
+            helps[name] = help_options(name)[0]
+    services = [options for name, options in helps.items()]
+    helps["*every service*"] = set.intersection(*services) if services else set()
+    if built("locus"):
+        options, text = help_options("locus")
+        helps["locus"] = options
+        lines = text.split("\n")
+        for line in lines[lines.index("Commands:") + 1:]:
+            if not line.startswith("  "):
+                break
+            command = line.split()[0]
+            options, sub_text = help_options("locus", command)
+            helps[f"locus {command}"] = options
+            if "Options:" not in sub_text:
+                for sub in re.findall(r"^  (\w+)\s{2,}", sub_text, re.M):
+                    if sub != "all":
+                        helps[f"locus {command} {sub}"] = help_options("locus", command, sub)[0]
+    return helps
+
+
+def units(text):
+    """Passages of a markdown file as (heading level, is_heading, [(segment, is_code)]):
+    code-block lines (joined across trailing backslashes), table rows, paragraphs and list items."""
+    out, paragraph, fence, pending = [], [], False, ""
+    def flush():
+        if paragraph:
+            out.append((0, False, split_code(" ".join(paragraph))))
+            paragraph.clear()
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```"):
+            flush()
+            fence = not fence
+            continue
+        if fence:
+            pending += line
+            if pending.endswith("\\"):
+                pending = pending[:-1] + " "
+                continue
+            out.append((0, False, [(pending, True)]))
+            pending = ""
+            continue
+        heading = re.match(r"^(#+) ", line)
+        if heading:
+            flush()
+            out.append((len(heading.group(1)), True, split_code(line)))
+        elif line.startswith("|") or not line.strip():
+            flush()
+            if line.strip():
+                out.append((0, False, split_code(line)))
+        elif re.match(r"^\s*(?:[-*]|\d+\.) ", line):
+            flush()
+            paragraph.append(line)
+        else:
+            paragraph.append(line)
+    flush()
+    return out
+
+
+def split_code(text):
+    parts = text.split("`")
+    return [(part, index % 2 == 1) for index, part in enumerate(parts) if part]
+
+
+def mentions(segments, commands):
+    """Ordered (kind, name) events in a passage: ('program', name), ('foreign', tool), ('option', --x)."""
+    events = []
+    for segment, is_code in segments:
+        found = []
+        for match in PROGRAM.finditer(segment):
+            name, end = match.group(1), match.end()
+            if name == "locus":
+                words = segment[end:].split()
+                if words and f"locus {words[0]}" in commands:
+                    name = f"locus {words[0]}"
+                    if len(words) > 1 and f"{name} {words[1]}" in commands:
+                        name = f"{name} {words[1]}"
+            found.append((match.start(), "program", name))
+        for match in COMMON.finditer(segment):
+            found.append((match.start(), "program", "*every service*"))
+        if is_code:
+            for match in FOREIGN_TOOL.finditer(segment):
+                found.append((match.start(), "foreign", match.group(1)))
+        quoted = [(m.start(), m.end()) for m in re.finditer(r"--provider\s+'[^']*'", segment)]
+        for match in OPTION.finditer(segment):
+            inside = any(start < match.start() < end for start, end in quoted)
+            found.append((match.start(), "option", (match.group(0), "locus-provider" if inside else None)))
+        events += [(kind, value) for _, kind, value in sorted(found, key=lambda item: item[0])]
+    return events
+
+
+def doc_files():
+    return [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md"))
+
+
+def documented_options():
+    """(file, program, option) for every --option the docs mention, attributed to a program."""
+    helps = all_help()
+    commands = set(helps)
+    found = []
+    for path in doc_files():
+        default = DOC_DEFAULT.get(path.name)
+        section = {0: default}
+        for level, is_heading, segments in units(path.read_text()):
+            events = mentions(segments, commands)
+            if is_heading:
+                named = [value for kind, value in events if kind == "program"]
+                for deeper in [key for key in section if key >= level]:
+                    del section[deeper]
+                section[level] = named[-1] if named else None
+                continue
+            inherited = next((section[key] for key in sorted(section, reverse=True) if section[key]), default)
+            current = inherited
+            for kind, value in events:
+                if kind in ("program", "foreign"):
+                    current = value if kind == "program" else ("foreign", value)
+                else:
+                    option, override = value
+                    found.append((path.name, override or current, option))
+    return helps, found
+
+
+def test_every_option_in_the_docs_exists_in_that_programs_help():
+    note_missing()
+    helps, found = documented_options()
+    problems, skipped = [], set()
+    for file, program, option in found:
+        if file == "configuration.md":
+            continue
+        if isinstance(program, tuple):
+            tool = program[1]
+            script = REPO / tool
+            allowed = option in script.read_text() if script.exists() else option in FOREIGN.get(tool, set())
+            if not allowed:
+                problems.append(f"{file}: {option} of {tool} is neither in the script nor allowed for that tool")
+        elif program is None:
+            problems.append(f"{file}: {option} is not near a program's name, so it cannot be checked")
+        elif program not in helps:
+            skipped.add(program)
+        elif option not in helps[program]:
+            problems.append(f"{file}: {option} is not an option of {program} (see its --help)")
+    if skipped:
+        print(f"options of programs that are not built were not checked: {sorted(skipped)}", file=sys.stderr)
+    assert len(found) > 100, "the docs parser found suspiciously few options"
+    assert not problems, "\n".join(sorted(set(problems)))
+
+
+def test_every_option_in_every_help_is_documented():
+    helps, found = documented_options()
+    documented = {(program, option) for _, program, option in found if isinstance(program, str)}
+    undocumented = []
+    for program, options in helps.items():
+        if program.startswith("*"):
+            continue
+        for option in sorted(options):
+            if (program, option) not in documented and ("*every service*", option) not in documented:
+                undocumented.append(f"{program} {option}")
+    assert not undocumented, "not in docs/*.md or README.md: " + ", ".join(undocumented)
