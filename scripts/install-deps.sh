@@ -5,7 +5,7 @@ set -euo pipefail
 
 debian_packages=(libzmq3-dev libproj-dev libsqlite3-dev gpsd gpsd-clients libmosquitto-dev mosquitto dbus libnotify-bin libglib2.0-bin)
 debian_packages+=(chromium)  # headless browser for the map page test (Tests/IntegrationTests/test_map_browser.py)
-python_packages=(pyzmq geographiclib shapely pytest)
+python_packages=(pyzmq geographiclib shapely pytest jsonschema)
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
@@ -22,7 +22,7 @@ fi
 
 if [ "${LOCUS_SKIP_PIP:-0}" != "1" ]; then
     need_pip=0
-    python3 -c "import zmq, geographiclib, shapely, pytest" 2>/dev/null || need_pip=1
+    python3 -c "import zmq, geographiclib, shapely, pytest, jsonschema" 2>/dev/null || need_pip=1
     if [ "$need_pip" = 1 ]; then
         echo "install-deps: installing Python test clients ${python_packages[*]}" >&2
         python3 -m pip install -q "${python_packages[@]}" 2>/dev/null \
