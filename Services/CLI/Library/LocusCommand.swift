@@ -13,13 +13,12 @@ public enum LocusCommand {
       pub TOPIC BODY        publish one message (envelope fields are filled in when absent)
       destination set|clear set a destination: the notifier reports progress and arrival
       up                    start the bus and every installed service; restart any that crash
-      demo                  start the stack, run a short self-check, print a summary
-      bench WHAT            benchmarks: codec, bus, nmea, fusion, all
+      demo                  run the stack on a simulated drive past regions; summary and SVG map
+      bench WHAT            benchmarks: codec, bus, nmea, fusion, geofence, all
       plot [FILE...]        draw a recorded stream as an SVG map (tracks, accuracy, regions, events)
       coord [LAT LON]       convert between WGS-84, GCJ-02 and BD-09 (China map datums)
       doctor                check the bus, each service's health, the clock and file permissions
       map                   serve a live map of devices, regions and events to a browser
-      bench WHAT            benchmarks: codec, bus, nmea, all
       auth ACTION           authorization: pending, status, grant, deny, restrict, revoke
       keys gen NAME         write a CURVE keypair (NAME.key 0600, NAME.pub)
       regions ACTION        add, remove, list, import FILE.geojson, export monitored regions
