@@ -26,6 +26,9 @@ final class Supervisor: @unchecked Sendable {
 
     let log: ServiceLog
     let environment: [String: String]
+    /// How long a child must have run for its exit to count as a new failure rather than
+    /// part of a crash loop: its back-off then starts again at 0.5 s.
+    var healthyAfterSeconds = 30.0
     private var children: [Child] = []
     private let wake = DispatchSemaphore(value: 0)
     private let lock = NSLock()
@@ -88,7 +91,7 @@ final class Supervisor: @unchecked Sendable {
                         continue
                     }
                     let ranFor = now - child.startedAt
-                    if ranFor > 30 { child.backoff = 0.5 }
+                    if ranFor >= healthyAfterSeconds { child.backoff = 0.5 }
                     log.warn("\(child.program.name) exited (status \(process.terminationStatus)) after \(String(format: "%.1f", ranFor)) s; restarting in \(child.backoff) s")
                     child.process = nil
                     child.restartAt = now + child.backoff

@@ -7,13 +7,15 @@ enum UpCommand {
     static let spec = CommandLineSpec(
         program: "locus up",
         summary: "start the bus and every installed service, restarting any that crash",
-        usage: "locus up [--bin DIR] [--provider 'PLUGIN ARGS'...] [--only NAMES]",
+        usage: "locus up [--bin DIR] [--provider 'PLUGIN ARGS'...] [--only NAMES] [--config-dir DIR]",
         options: [
             OptionSpec("--pub", value: "ENDPOINT", help: "bus endpoint for publishers", environment: "LOCUS_PUB"),
             OptionSpec("--sub", value: "ENDPOINT", help: "bus endpoint for subscribers", environment: "LOCUS_SUB"),
             OptionSpec("--bin", value: "DIR", help: "where the locus-* executables are (default: beside locus)"),
             OptionSpec("--provider", value: "ARGS", help: "also run `locus-provider ARGS` (repeatable)", repeatable: true),
             OptionSpec("--only", value: "NAMES", help: "comma-separated services to start (default: all installed)"),
+            OptionSpec("--config-dir", value: "DIR", help: "start each service with --config DIR/<service>.json when that file exists (bus.json, fusion.json, ...)"),
+            OptionSpec("--healthy-after", value: "SECONDS", help: "a service that ran this long before exiting is restarted after 0.5 s again", default: "30"),
             OptionSpec("--config", value: "FILE", help: "read options from a JSON object"),
             OptionSpec("--help", help: "print this help and exit"),
         ],
@@ -39,11 +41,16 @@ enum UpCommand {
         environment["LOCUS_PUB"] = endpoints.pub
         environment["LOCUS_SUB"] = endpoints.sub
         let supervisor = Supervisor(log: log, environment: environment)
+        do { supervisor.healthyAfterSeconds = max(0, try options.double("--healthy-after") ?? 30) } catch {
+            ServiceProgram.usageFailure("locus up", error.message)
+        }
+        let configDirectory = options.string("--config-dir")
         let signals = ServiceProgram.handleTerminationSignals { _ in supervisor.stop() }
         defer { signals.forEach { $0.cancel() } }
         do {
             for service in services {
-                try supervisor.start(.init(name: service, executable: directory + "/" + service, arguments: []))
+                try supervisor.start(.init(name: service, executable: directory + "/" + service,
+                                           arguments: configArguments(service, directory: configDirectory)))
                 if service == "locus-bus" && !waitForBus(endpoints.sub, log: log) {
                     log.warn("starting the other services anyway; they connect when the bus is up")
                 }
@@ -61,6 +68,15 @@ enum UpCommand {
         log.info("running \(services.joined(separator: ", ")); Ctrl-C stops")
         supervisor.run()
         return 0
+    }
+
+    /// `--config DIR/fusion.json` for `locus-fusion` when that file exists: the same per-service
+    /// files as `/etc/locus` (deploy/config), so a stack started by hand can keep state too.
+    static func configArguments(_ service: String, directory: String?) -> [String] {
+        guard let directory else { return [] }
+        let name = service.hasPrefix("locus-") ? String(service.dropFirst("locus-".count)) : service
+        let path = directory + "/" + name + ".json"
+        return FileManager.default.fileExists(atPath: path) ? ["--config", path] : []
     }
 
     /// Waits (bounded) until the bus answers with its health, so services start against a live bus.

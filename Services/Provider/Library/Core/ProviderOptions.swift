@@ -20,6 +20,7 @@ public enum ProviderOptions {
         OptionSpec("--host", value: "HOST", help: "gpsd: host", default: "localhost"),
         OptionSpec("--port", value: "PORT", help: "gpsd: port", default: "2947"),
         OptionSpec("--once", help: "gpsd: stop when gpsd closes the connection instead of reconnecting"),
+        OptionSpec("--live-since", value: "UNIX", help: "sim: replay as a live receiver whose route began at this wall time; a restart skips what it missed"),
         OptionSpec("--speed", value: "X", help: "gpx/nmea: replay time factor (2 = twice as fast)", default: "1"),
         OptionSpec("--loop", help: "gpx/sim: start over at the end"),
         OptionSpec("--hz", value: "N", help: "gpx: interpolated fixes per second between points; sim: fix rate", default: nil),
@@ -65,7 +66,8 @@ public enum ProviderOptions {
 
     /// Builds the source a plugin name and its options describe; throws for a bad combination.
     public static func makeSource(plugin: String, options: ParsedOptions, now: Double) throws(UsageError) -> any PositionSource {
-        let pacer = ReplayPacer(speed: try options.double("--speed") ?? 1, asFastAsPossible: try rateIsMax(options))
+        let pacer = ReplayPacer(speed: try options.double("--speed") ?? 1, asFastAsPossible: try rateIsMax(options),
+                                liveSince: try options.double("--live-since"))
         let date = try parseDate(options)
         switch plugin {
         case "nmea":

@@ -17,6 +17,7 @@ public struct SimSource: PositionSource {
         var pacer = pacer
         var sent = 0
         while !context.stop.isRaised, let fix = generator.next() {
+            if pacer.isPast(forFixTime: fix.t, now: Date().timeIntervalSince1970) { continue }
             let wait = pacer.delay(forFixTime: fix.t, now: Date().timeIntervalSince1970)
             if wait > 0, !context.stop.sleep(seconds: wait) { break }
             context.emit(fix.location, t: fix.t)
