@@ -155,3 +155,274 @@ def read_sink(path):
     if not path.exists():
         return []
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+# MARK: the run under faults
+
+class Monitor(threading.Thread):
+    """Records, with wall-clock receive times, every health message (to see when a restarted
+    service is back: a health message from a new pid) and every region event on the bus."""
+
+    def __init__(self, sub_endpoint):
+        super().__init__(daemon=True)
+        import zmq
+        self.context = zmq.Context()
+        self.socket = self.context.socket(zmq.SUB)
+        self.socket.connect(sub_endpoint)
+        for prefix in ("health.", "region.event."):
+            self.socket.setsockopt_string(zmq.SUBSCRIBE, prefix)
+        self.lock = threading.Lock()
+        self.seen_pids = {}  # service -> {pid: first wall time seen}
+        self.events = []  # (wall, body)
+        self.stopping = False
+
+    def run(self):
+        while not self.stopping:
+            if self.socket.poll(200) == 0:
+                continue
+            topic, payload = self.socket.recv_multipart()
+            body = json.loads(payload)
+            now = time.time()
+            with self.lock:
+                if body.get("type") == "health":
+                    pid = (body.get("detail") or {}).get("pid")
+                    service = topic.decode().split(".", 1)[1]
+                    if pid is not None:
+                        self.seen_pids.setdefault(service, {}).setdefault(int(pid), now)
+                elif body.get("type") == "region.event":
+                    self.events.append((now, body))
+
+    def ready_since(self, service, pid):
+        with self.lock:
+            return self.seen_pids.get(service, {}).get(pid)
+
+    def close(self):
+        self.stopping = True
+        self.join(2)
+        self.socket.close(0)
+        self.context.term()
+
+
+def children(parent_pid):
+    """{program name: pid} of the running children of `locus up`."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = pathlib.Path(f"/proc/{entry}/stat").read_text()
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            if ppid != parent_pid:
+                continue
+            argv0 = pathlib.Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")[0].decode()
+        except (OSError, IndexError, ValueError):
+            continue
+        found[os.path.basename(argv0)] = int(entry)
+    return found
+
+
+def write_configs(directory, scenario, chaos_dir):
+    """Per-service config files for `locus up --config-dir`: the durable state of each service."""
+    directory.mkdir()
+    health = {"health-interval": 0.5}
+    configs = {
+        "bus": health,
+        "fusion": {**health, "state": str(chaos_dir / "fusion")},
+        "geofence": {**health, "db": str(chaos_dir / "regions.sqlite"), "default-authorization": "always",
+                     "debounce": scenario.debounce_s},
+        "notifier": {**health, "state": str(chaos_dir / "notifier"), "sink": [f"jsonl:{chaos_dir / 'sink.jsonl'}"]},
+    }
+    for name, config in configs.items():
+        (directory / f"{name}.json").write_text(json.dumps(config))
+
+
+def wait_until(predicate, timeout):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def service_name(program):
+    return program.removeprefix("locus-")
+
+
+def run_with_faults(scenario, work, kills, rng, targets=TARGETS, log=print):
+    chaos = work / "chaos"
+    chaos.mkdir()
+    prepare_regions(scenario, chaos, chaos / "regions.sqlite")
+    write_configs(chaos / "config", scenario, chaos)
+    pub, sub = f"ipc://{chaos}/pub", f"ipc://{chaos}/sub"
+    env = dict(os.environ, LOCUS_PUB=pub, LOCUS_SUB=sub)
+    route_wall = scenario.route_seconds / scenario.speed
+    live_since = time.time() + 6
+    provider = [*scenario.provider_arguments(), "--speed", str(scenario.speed), "--live-since", f"{live_since:.3f}",
+                "--health-interval", "0.5", "--log-level", "warn"]
+    up_log = open(chaos / "up.log", "w")
+    up = subprocess.Popen([str(bin_dir() / "locus"), "up", "--bin", str(bin_dir()), "--only", "bus,fusion,geofence,notifier",
+                           "--config-dir", str(chaos / "config"), "--healthy-after", "1", "--provider", " ".join(provider)],
+                          env=env, stdout=up_log, stderr=subprocess.STDOUT)
+    monitor = Monitor(sub)
+    monitor.start()
+    kill_log = []
+    try:
+        def all_ready():
+            running = children(up.pid)
+            return all(p in running and monitor.ready_since(service_name(p), running[p]) for p in TARGETS)
+        if not wait_until(all_ready, live_since - time.time()):
+            raise RuntimeError("the stack was not ready before the route began (see up.log)")
+        time.sleep(max(0, live_since - time.time()))
+        # Kill moments: uniform over the route, leaving its last 5 % for the final events.
+        moments = sorted(live_since + rng.uniform(0.02, 0.95) * route_wall for _ in range(kills))
+        for moment in moments:
+            time.sleep(max(0, moment - time.time()))
+            running = children(up.pid)
+            # A target that is still restarting from the previous kill is skipped for another
+            # that is up: every kill then hits a service that was working.
+            ready = [p for p in targets if p in running and monitor.ready_since(service_name(p), running[p])]
+            if not ready:
+                wait_until(lambda: any(monitor.ready_since(service_name(p), pid) for p, pid in children(up.pid).items()
+                                       if p in targets), 10)
+                running = children(up.pid)
+                ready = [p for p in targets if p in running and monitor.ready_since(service_name(p), running[p])]
+            program = rng.choice(ready)
+            pid = running[program]
+            os.kill(pid, signal.SIGKILL)
+            kill_log.append({"program": program, "pid": pid, "wall": time.time()})
+        time.sleep(max(0, live_since + route_wall - time.time()))
+        # Every service back, then quiet: the last debounced events and deliveries.
+        if not wait_until(all_ready_except_provider(up, monitor), 30):
+            raise RuntimeError("a killed service did not come back within 30 s")
+        settle(chaos / "sink.jsonl", quiet_seconds=3, timeout=30)
+        for entry in kill_log:
+            back = None
+            for pid, since in monitor.seen_pids.get(service_name(entry["program"]), {}).items():
+                if since > entry["wall"] and pid != entry["pid"] and (back is None or since < back):
+                    back = since
+            entry["back"] = back
+    finally:
+        up.send_signal(signal.SIGTERM)
+        try:
+            up.wait(30)
+        except subprocess.TimeoutExpired:
+            up.kill()
+            up.wait()
+        monitor.close()
+        up_log.close()
+    return {"sink": read_sink(chaos / "sink.jsonl"), "kills": kill_log, "events": monitor.events,
+            "live_since": live_since}
+
+
+def all_ready_except_provider(up, monitor):
+    def check():
+        running = children(up.pid)
+        return all(p in running and monitor.ready_since(service_name(p), running[p])
+                   for p in TARGETS if p != "locus-provider")
+    return check
+
+
+def settle(path, quiet_seconds, timeout):
+    deadline = time.time() + timeout
+    last = (-1, time.time())
+    while time.time() < deadline:
+        size = path.stat().st_size if path.exists() else 0
+        if size != last[0]:
+            last = (size, time.time())
+        elif time.time() - last[1] >= quiet_seconds:
+            return
+        time.sleep(0.1)
+
+
+# MARK: comparison
+
+def transitions(sink):
+    return [(n.get("region"), n.get("device"), n.get("kind")) for n in sink]
+
+
+def compare(reference_sink, run, scenario, slack_seconds=1.0):
+    """What the sink got under faults against the reference.
+
+    Holds when no notification id repeats, nothing arrives that the reference lacks, the
+    order is the reference's, and every reference notification is there — except one whose
+    event was decided while the notifier was down (from its SIGKILL until its restarted
+    process published health, ± `slack_seconds`): ZeroMQ drops what is published to a
+    subscriber that is not connected, and that loss is documented in reliability.md."""
+    sink = run["sink"]
+    counts = {}
+    for notification in sink:
+        counts[notification["id"]] = counts.get(notification["id"], 0) + 1
+    duplicates = sorted(i for i, c in counts.items() if c > 1)
+    expected, got = transitions(reference_sink), transitions(sink)
+    missing, extra = [], []
+    matcher = difflib.SequenceMatcher(a=expected, b=got, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("delete", "replace"):
+            missing.extend(reference_sink[i1:i2])
+        if tag in ("insert", "replace"):
+            extra.extend(sink[j1:j2])
+    windows = [(k["wall"] - slack_seconds, (k["back"] or math.inf) + slack_seconds)
+               for k in run["kills"] if k["program"] == "locus-notifier"]
+    explained, unexplained = [], []
+    for notification in missing:
+        due = run["live_since"] + (notification["t"] - START_T) / scenario.speed
+        (explained if any(a <= due <= b for a, b in windows) else unexplained).append(notification)
+    downtimes = {}
+    for kill in run["kills"]:
+        if kill["back"] is not None:
+            downtimes.setdefault(kill["program"], []).append(kill["back"] - kill["wall"])
+    return {
+        "ok": not duplicates and not extra and not unexplained and len(sink) > 0,
+        "reference": len(reference_sink),
+        "delivered": len(sink),
+        "duplicates": duplicates,
+        "extra": [short(n) for n in extra],
+        "missing_while_notifier_down": [short(n) for n in explained],
+        "missing_unexplained": [short(n) for n in unexplained],
+        "kills": len(run["kills"]),
+        "kills_by_service": {p: sum(1 for k in run["kills"] if k["program"] == p) for p in TARGETS},
+        "not_back": sum(1 for k in run["kills"] if k["back"] is None),
+        "downtime_seconds": {p: {"median": sorted(v)[len(v) // 2], "max": max(v)} for p, v in downtimes.items()},
+        "events_on_bus": len(run["events"]),
+        "recovered_events": sum(1 for _, e in run["events"] if e.get("cause") == "recovered"),
+    }
+
+
+def short(notification):
+    return {k: notification.get(k) for k in ("id", "kind", "region", "device", "t")}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kills", type=int, default=100)
+    parser.add_argument("--route-seconds", type=float, default=1500, help="fix time the route takes")
+    parser.add_argument("--speed", type=float, default=10, help="replay time factor")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the kill moments and targets")
+    parser.add_argument("--long", action="store_true", help="600 kills over a 9000 s route (about 15 minutes)")
+    parser.add_argument("--targets", default=",".join(TARGETS), help="comma-separated programs to kill")
+    parser.add_argument("--keep", help="directory for the run's files (kept); default a temporary one, removed")
+    args = parser.parse_args(argv)
+    if args.long:
+        args.kills, args.route_seconds = 600, 9000
+    targets = tuple(t if t.startswith("locus-") else "locus-" + t for t in args.targets.split(","))
+    work = pathlib.Path(args.keep) if args.keep else pathlib.Path(tempfile.mkdtemp(prefix="locus-chaos-"))
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        scenario = Scenario(args.route_seconds, args.speed)
+        reference_sink = reference(scenario, work)
+        started = time.time()
+        run = run_with_faults(scenario, work, args.kills, random.Random(args.seed), targets)
+        report = compare(reference_sink, run, scenario)
+        report["wall_seconds"] = round(time.time() - started, 1)
+        report["regions"] = len(scenario.regions)
+        (work / "report.json").write_text(json.dumps(report, indent=1))
+        print(json.dumps(report, indent=1))
+        return 0 if report["ok"] else 1
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
