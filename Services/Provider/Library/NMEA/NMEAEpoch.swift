@@ -33,6 +33,9 @@ struct NMEAEpoch {
     var lastKind: NMEASentenceKind?
     /// This epoch's time was already reported (a sentence arrived after the learned cycle end).
     var alreadyReported = false
+    /// A sentence at which gpsd would report arrived while the epoch held a position
+    /// (see `NMEACycleEnders`); epochs without one are not reported.
+    var reportable = false
     /// Kinds merged so far (`NMEASentenceKind.bit`).
     var kindsSeen: UInt16 = 0
     /// Number of sentences merged.
