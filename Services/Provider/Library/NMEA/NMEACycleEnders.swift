@@ -2,9 +2,9 @@
 /// so the decoder reports the same epochs gpsd reports and no others.
 ///
 /// gpsd's rule (its NMEA driver's end-of-cycle detector): whenever a sentence that
-/// registers a cycle time (GGA, RMC, GLL, GNS, GBS, ZDA — not GST, whose time gpsd
-/// ignores) brings a time different from the previous one, the kind of the previous
-/// time-registering sentence is tagged as a cycle end; tags are never removed. Until
+/// registers a cycle time (see `NMEASentence.registersCycleTime`) brings a time
+/// different from the previous one, the kind of the previous time-registering
+/// sentence is tagged as a cycle end; tags are never removed. Until
 /// the first tag every sentence that adds a position reports; afterwards an epoch is
 /// reported only when a tagged kind arrives while it holds a position. A GLL bringing
 /// the new time tags nothing (gpsd treats GLL as a cycle continuer), and a GLL without
@@ -29,8 +29,9 @@ struct NMEACycleEnders {
 
     /// Records one decoded sentence and returns whether gpsd would report at it,
     /// provided the epoch holds a position by then.
-    mutating func observe(_ kind: NMEASentenceKind, timeOfDayMillis stamp: Int?) -> Bool {
-        if let stamp, kind.registersCycleTime {
+    mutating func observe(_ sentence: NMEASentence) -> Bool {
+        let kind = sentence.kind
+        if let stamp = sentence.cycleTimeMillis {
             let timeChanged = lastTimeMillis.map { abs($0 - stamp) > Self.sameTimeToleranceMillis } ?? true
             if timeChanged, let last = lastTimedKind, kind != .gll {
                 kinds |= last.bit
@@ -39,7 +40,7 @@ struct NMEACycleEnders {
             lastTimedKind = kind
             return !isLearned || kinds & kind.bit != 0
         }
-        if kind == .gll, stamp == nil, let last = lastTimedKind {
+        if kind == .gll, sentence.timeOfDayMillis == nil, let last = lastTimedKind {
             kinds &= ~last.bit
             kinds |= kind.bit
             return true
@@ -48,12 +49,22 @@ struct NMEACycleEnders {
     }
 }
 
-extension NMEASentenceKind {
-    /// Whether gpsd takes this sentence's time as the cycle time (GST's it does not).
-    var registersCycleTime: Bool {
-        switch self {
-        case .gga, .rmc, .gll, .gns, .gbs, .zda: true
-        case .gsa, .gsv, .gst, .vtg: false
+extension NMEASentence {
+    /// The time gpsd takes as this sentence's cycle time, nil when it takes none: GST
+    /// never counts, an RMC only with status A and a date, a ZDA only with a date.
+    /// (gpsd ignores an invalid RMC's time because some receivers send a bogus one.)
+    var cycleTimeMillis: Int? {
+        switch kind {
+        case .gga, .gns, .gll, .gbs:
+            return timeOfDayMillis
+        case .rmc:
+            guard letter(1) == 0x41, !isBlank(8) else { return nil }
+            return timeOfDayMillis
+        case .zda:
+            guard int(1) != nil, int(2) != nil, int(3) != nil else { return nil }
+            return timeOfDayMillis
+        case .gsa, .gsv, .gst, .vtg:
+            return nil
         }
     }
 }

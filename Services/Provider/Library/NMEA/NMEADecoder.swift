@@ -121,6 +121,13 @@ public struct NMEADecoder: Sendable {
             return
         }
         counters.lines += 1
+        var line = line
+        if let restart = Self.restartIndex(in: line) {
+            // A sentence cut short by the next one's "$" on the same line: the cut one
+            // is lost, the next one is whole (gpsd's lexer restarts at every "$" too).
+            record(.truncated("a new sentence starts inside this one"))
+            line = UnsafeBufferPointer(rebasing: line[restart...])
+        }
         let sentence: NMEASentence
         do {
             sentence = try NMEASentence.parse(bytes: line)
@@ -130,6 +137,13 @@ public struct NMEADecoder: Sendable {
         }
         counters.sentences += 1
         handle(sentence, into: &fixes)
+    }
+
+    /// Index of the last "$" when an earlier "$" precedes it, i.e. where the last of
+    /// several sentences run together on one line starts; nil for an ordinary line.
+    private static func restartIndex(in line: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let last = line.lastIndex(of: 0x24), let first = line.firstIndex(of: 0x24), first < last else { return nil }
+        return last
     }
 
     private mutating func record(_ error: NMEAParseError) {
@@ -147,7 +161,7 @@ public struct NMEADecoder: Sendable {
 
     private mutating func handle(_ sentence: NMEASentence, into fixes: inout [NMEAFix]) {
         let stamp = sentence.timeOfDayMillis
-        let reportsHere = cycleEnders.observe(sentence.kind, timeOfDayMillis: stamp)
+        let reportsHere = cycleEnders.observe(sentence)
         if let stamp {
             if let epochStamp = current?.timeOfDayMillis, epochStamp != stamp {
                 learnCycleEnd(from: current?.lastKind)
