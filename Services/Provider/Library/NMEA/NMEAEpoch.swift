@@ -36,13 +36,8 @@ struct NMEAEpoch {
     /// A sentence at which gpsd would report arrived while the epoch held a position
     /// (see `NMEACycleEnders`); epochs without one are not reported.
     var reportable = false
-    /// Kinds merged so far (`NMEASentenceKind.bit`).
-    var kindsSeen: UInt16 = 0
     /// Number of sentences merged.
     var sentenceCount = 0
-
-    /// A GGA or GNS (a complete fix: position, quality, altitude) was merged.
-    var hasCompleteFix = false
 
     var hasPosition: Bool { lat != nil && lon != nil }
 
