@@ -48,6 +48,25 @@ struct EpochComparison {
     var within3mPercent: Double { percent(within3m, of: matched) }
     var extraPercent: Double { candidateFixes == 0 ? 0 : 100 * Double(extra) / Double(candidateFixes) }
 
+    /// The figures on which `other` does strictly better: a higher matched, 1e-7° or
+    /// 3 m share, or a lower extra share. Compared as exact fractions, so one epoch
+    /// counts and rounding cannot hide it.
+    func figuresBehind(_ other: Self) -> [String] {
+        var behind: [String] = []
+        if Self.isLess(matched, goldenEpochs, than: other.matched, other.goldenEpochs) { behind.append("matched") }
+        if Self.isLess(exact, matched, than: other.exact, other.matched) { behind.append("1e-7°") }
+        if Self.isLess(within3m, matched, than: other.within3m, other.matched) { behind.append("3 m") }
+        if Self.isLess(other.extra, other.candidateFixes, than: extra, candidateFixes, emptyIs: 0) { behind.append("extra") }
+        return behind
+    }
+
+    /// a/b < c/d, with an empty whole counting as `emptyIs` (100% for shares, 0 for extra).
+    private static func isLess(_ a: Int, _ b: Int, than c: Int, _ d: Int, emptyIs: Int = 1) -> Bool {
+        let (a, b) = b == 0 ? (emptyIs, 1) : (a, b)
+        let (c, d) = d == 0 ? (emptyIs, 1) : (c, d)
+        return a * d < c * b
+    }
+
     private func percent(_ part: Int, of whole: Int) -> Double {
         whole == 0 ? 100 : 100 * Double(part) / Double(whole)
     }

@@ -23,8 +23,8 @@ public struct NMEACounters: Sendable, Equatable {
     public var noFix = 0
     /// Positions rejected: null island, out of range, time going backwards.
     public var rejected = 0
-    /// Epochs dropped because the learned cycle-end sentence arrived with a newer
-    /// time stamp (the receiver split one cycle over two stamps).
+    /// Epochs with a position dropped because no learned cycle-end sentence arrived
+    /// in them (gpsd does not report them either; see `NMEACycleEnders`).
     public var incompleteCycles = 0
     /// Fixes produced.
     public var fixes = 0

@@ -1,14 +1,16 @@
 /// Turns a stream of NMEA 0183 lines or bytes into one fix per reporting epoch.
 ///
 /// An epoch is the run of sentences carrying one receiver time stamp, plus the
-/// untimed ones (GSA, GSV, VTG) among them. It ends when a sentence with a new time
-/// stamp arrives; like gpsd, the decoder also learns which sentence kind ends each
-/// cycle (the last one before the time stamp changes, seen twice in a row) and then
-/// reports as soon as that sentence arrives instead of waiting a whole cycle. If a
-/// sentence with the reported time stamp turns up after that, the guess is dropped
-/// and the late data is not reported twice. Once the cycle end is known, an epoch
-/// that is closed by the cycle-end sentence carrying a newer stamp is dropped
-/// (counted in `incompleteCycles`), as gpsd does.
+/// untimed ones (GSA, GSV, VTG) among them. Which epochs are reported follows gpsd
+/// (`NMEACycleEnders`): once gpsd has learned which sentences end a cycle, an epoch in
+/// which none of them arrives is dropped (counted in `incompleteCycles`), at the
+/// start of a log, in its middle or at its end alike.
+///
+/// When a reported epoch is emitted is our own choice: the decoder learns which
+/// sentence kind comes last in each cycle (the last one before the time stamp
+/// changes, seen twice in a row) and then reports as soon as that sentence arrives
+/// instead of waiting a whole cycle. If a sentence with the reported time stamp
+/// turns up after that, the guess is dropped and the late data is not reported twice.
 ///
 /// Dates come from RMC or ZDA; a `# Date:` comment (gpsd's log convention) or the
 /// `logDate` argument picks the century of two-digit RMC years. Until a date is
@@ -29,6 +31,7 @@ public struct NMEADecoder: Sendable {
     private var lastReportedMillis: Int?
     private var enderKind: NMEASentenceKind?
     private var enderCandidate: NMEASentenceKind?
+    private var cycleEnders = NMEACycleEnders()
     private var pending: [UInt8] = []
     private var discardingOverlongLine = false
 
@@ -94,10 +97,8 @@ public struct NMEADecoder: Sendable {
         return fixes
     }
 
-    /// Ends the stream: reports the last epoch, which no later time stamp will close.
-    /// If a cycle end was learned and never arrived, the epoch was cut off; it is
-    /// reported only when it holds a complete GGA/GNS fix (as gpsd does), not when it
-    /// is a lone RMC or GLL that merely opened the next cycle.
+    /// Ends the stream: reports the last epoch, which no later time stamp will close,
+    /// when gpsd would have reported it (a learned cycle end arrived in it).
     public mutating func finish() -> [NMEAFix] {
         var fixes: [NMEAFix] = []
         if !discardingOverlongLine, !pending.isEmpty {
@@ -106,7 +107,6 @@ public struct NMEADecoder: Sendable {
             line.withUnsafeBufferPointer { process(line: $0, into: &fixes) }
         }
         discardingOverlongLine = false
-        if enderKind != nil, current?.hasCompleteFix != true { current = nil }
         closeCurrent(into: &fixes)
         return fixes
     }
@@ -121,6 +121,13 @@ public struct NMEADecoder: Sendable {
             return
         }
         counters.lines += 1
+        var line = line
+        if let restart = Self.restartIndex(in: line) {
+            // A sentence cut short by the next one's "$" on the same line: the cut one
+            // is lost, the next one is whole (gpsd's lexer restarts at every "$" too).
+            record(.truncated("a new sentence starts inside this one"))
+            line = UnsafeBufferPointer(rebasing: line[restart...])
+        }
         let sentence: NMEASentence
         do {
             sentence = try NMEASentence.parse(bytes: line)
@@ -130,6 +137,13 @@ public struct NMEADecoder: Sendable {
         }
         counters.sentences += 1
         handle(sentence, into: &fixes)
+    }
+
+    /// Index of the last "$" when an earlier "$" precedes it, i.e. where the last of
+    /// several sentences run together on one line starts; nil for an ordinary line.
+    private static func restartIndex(in line: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let last = line.lastIndex(of: 0x24), let first = line.firstIndex(of: 0x24), first < last else { return nil }
+        return last
     }
 
     private mutating func record(_ error: NMEAParseError) {
@@ -147,17 +161,10 @@ public struct NMEADecoder: Sendable {
 
     private mutating func handle(_ sentence: NMEASentence, into fixes: inout [NMEAFix]) {
         let stamp = sentence.timeOfDayMillis
+        let reportsHere = cycleEnders.observe(sentence)
         if let stamp {
             if let epochStamp = current?.timeOfDayMillis, epochStamp != stamp {
                 learnCycleEnd(from: current?.lastKind)
-                if let ender = enderKind, sentence.kind == ender, let kinds = current?.kindsSeen,
-                   kinds & ender.bit == 0, current?.alreadyReported == false {
-                    // The cycle-end sentence arrived with a new stamp before this epoch
-                    // saw it: some receivers (Garmin GPS 48) stamp the sentence ending a
-                    // cycle with the next second, and gpsd reports only the later stamp.
-                    counters.incompleteCycles += 1
-                    current?.alreadyReported = true
-                }
                 closeCurrent(into: &fixes)
             }
             if current?.timeOfDayMillis == nil, stamp == lastReportedMillis {
@@ -174,7 +181,8 @@ public struct NMEADecoder: Sendable {
             counters.malformed += 1
             lastProblem = NMEAParseError.invalidField(problem).description
         }
-        if sentence.kind == enderKind, current?.timeOfDayMillis != nil {
+        if reportsHere, current?.hasPosition == true { current?.reportable = true }
+        if sentence.kind == enderKind, current?.timeOfDayMillis != nil, current?.reportable == true {
             closeCurrent(into: &fixes)
         }
     }
@@ -196,6 +204,11 @@ public struct NMEADecoder: Sendable {
         guard let stamp = epoch.timeOfDayMillis else { return }
         advanceDate(epoch: epoch, stamp: stamp)
         guard !epoch.alreadyReported else { return }
+        guard epoch.reportable || !epoch.hasPosition else {
+            // gpsd learned its cycle ends and none of them arrived in this epoch.
+            counters.incompleteCycles += 1
+            return
+        }
         lastReportedMillis = stamp
         guard let fix = epoch.fix(unixDay: unixDay) else {
             hasFix = false

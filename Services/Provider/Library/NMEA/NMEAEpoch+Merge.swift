@@ -20,7 +20,6 @@ extension NMEAEpoch {
     mutating func merge(_ s: NMEASentence, logDate: NMEACivilDate?) -> String? {
         sentenceCount += 1
         lastKind = s.kind
-        kindsSeen |= s.kind.bit
         switch s.kind {
         case .gga: return mergeGGA(s)
         case .rmc: return mergeRMC(s, logDate: logDate)
@@ -53,7 +52,6 @@ extension NMEAEpoch {
             return s.isBlank(1) ? nil : "GGA position"
         }
         self.quality = quality
-        hasCompleteFix = hasPosition
         if let count = s.int(6) { sats = count }
         if let value = s.double(7) { hdop = value }
         if let value = s.double(8) { altMSL = value }
@@ -98,7 +96,6 @@ extension NMEAEpoch {
             sawNoFix = true
             return s.isBlank(1) ? nil : "GNS position"
         }
-        hasCompleteFix = hasPosition
         if let count = s.int(6) { sats = count }
         if let value = s.double(7) { hdop = value }
         if let value = s.double(8) { altMSL = value }

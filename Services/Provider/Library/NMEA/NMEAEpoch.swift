@@ -33,13 +33,11 @@ struct NMEAEpoch {
     var lastKind: NMEASentenceKind?
     /// This epoch's time was already reported (a sentence arrived after the learned cycle end).
     var alreadyReported = false
-    /// Kinds merged so far (`NMEASentenceKind.bit`).
-    var kindsSeen: UInt16 = 0
+    /// A sentence at which gpsd would report arrived while the epoch held a position
+    /// (see `NMEACycleEnders`); epochs without one are not reported.
+    var reportable = false
     /// Number of sentences merged.
     var sentenceCount = 0
-
-    /// A GGA or GNS (a complete fix: position, quality, altitude) was merged.
-    var hasCompleteFix = false
 
     var hasPosition: Bool { lat != nil && lon != nil }
 
