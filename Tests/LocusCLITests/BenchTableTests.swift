@@ -67,3 +67,12 @@ final class BenchTableTests: XCTestCase {
         XCTAssertTrue(recorder.take().isEmpty)
     }
 }
+
+final class BenchShortfallTests: XCTestCase {
+    func testZeroCostMeetsAnUpperBoundWithRoom() {
+        let idle = BenchRow(name: "cpu", ours: 0, peerName: "gpsd", unit: "%", goal: .atMost(1))
+        XCTAssertEqual(idle.shortfall, 0)
+        let none = BenchRow(name: "rate", ours: 0, peerName: "p", unit: "msg/s", goal: .atLeast(1))
+        XCTAssertEqual(none.shortfall, .infinity)
+    }
+}

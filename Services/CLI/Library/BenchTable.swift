@@ -71,8 +71,9 @@ public struct BenchRow: Sendable, Equatable {
     /// means met with room. Lets `bench all` name the worst row to profile.
     public var shortfall: Double? {
         func factor(_ value: Double?, _ target: Double, higherIsBetter: Bool) -> Double? {
-            guard let value, value > 0, target > 0 else { return value == nil ? nil : .infinity }
-            return higherIsBetter ? target / value : value / target
+            guard let value, target > 0 else { return nil }
+            if higherIsBetter { return value > 0 ? target / value : .infinity }
+            return max(0, value) / target
         }
         switch goal {
         case .ratioAtLeast(let target): return factor(ratio, target, higherIsBetter: true)
