@@ -54,6 +54,7 @@ var targets: [Target] = [
     .testTarget(name: "LocusGeoTests", dependencies: ["LocusGeo"], path: "Tests/LocusGeoTests", exclude: ["Fixtures"]),
     .testTarget(name: "LocusBusTests", dependencies: ["LocusBus", "LocusBroker", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBusTests"),
     .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusProtocol"], path: "Tests/LocusProviderTests"),
+    .testTarget(name: "LocusCLITests", dependencies: ["LocusCLI"], path: "Tests/LocusCLITests"),
 ]
 
 for index in targets.indices where targets[index].type != .system {

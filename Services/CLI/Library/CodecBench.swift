@@ -30,6 +30,10 @@ public enum CodecBench {
         }
         let results = measureAll(count: count)
         print(table(results, count: count))
+        for (name, pair) in [("encode", results.encode), ("decode", results.decode), ("encode+decode", results.roundTrip)] {
+            BenchRecorder.shared.record(BenchRow(name: "codec \(name) (location)", ours: pair.ours, peer: pair.foundation,
+                                                 peerName: "Foundation JSONEncoder/JSONDecoder", unit: "msg/s", goal: .ratioAtLeast(5)))
+        }
         return 0
     }
 

@@ -38,6 +38,8 @@ enum FusionBench {
             let fusedRMSE = result.rows.reduce(0) { $0 + $1.fused.rmse } / Double(result.rows.count)
             let goal = goals[scenario] ?? 1
             met = met && result.ratio <= goal && (0.55...0.85).contains(result.coverage)
+            BenchRecorder.shared.record(BenchRow(name: "fusion KITTI \(scenario.rawValue) noise, RMSE", ours: fusedRMSE, peer: rawRMSE,
+                                                 peerName: "raw fixes", unit: "m", goal: .ratioAtMost(goal)))
             print(String(format: "| %@ | %.2f | %.2f | %.3f | ≤ %.2f | %.1f %% |", scenario.rawValue, rawRMSE, fusedRMSE, result.ratio, goal,
                          result.coverage * 100))
         }
@@ -49,6 +51,8 @@ enum FusionBench {
             print("\nPixel 4 drive (\(result.inputFixes) GPS/NLP fixes in, \(result.unreadableLines) unreadable lines)\n")
             print("| estimate | fixes scored | p50 (m) | p95 (m) | coverage of hacc |")
             print("|---|---:|---:|---:|---:|")
+            BenchRecorder.shared.record(BenchRow(name: "fusion Pixel 4 drive, p95 error", ours: result.ours.p95, peer: result.android.p95,
+                                                 peerName: "Android FLP", unit: "m", goal: .none))
             for (name, stats) in [("Locus fused (GPS + NLP)", result.ours), ("Android FLP", result.android), ("raw GPS", result.rawGPS)] {
                 print(String(format: "| %@ | %d | %.2f | %.2f | %.0f %% |", name, stats.count, stats.p50, stats.p95, stats.coverage * 100))
             }

@@ -40,7 +40,11 @@ enum GeofenceBench {
         print("|---|---:|---:|")
         let ours = GeofenceKernelBench.run(circles: circles, points: points, seed: seed)
         print("| LocusGeo SpatialIndex + exact geodesic Circle | \(Int(ours.pointsPerSecond)) | \(ours.hits) |")
-        if let peer = ShapelyPeer.run(circles: circles, points: points, seed: seed) {
+        let peer = ShapelyPeer.run(circles: circles, points: points, seed: seed)
+        BenchRecorder.shared.record(BenchRow(name: "geofence kernel, \(circles) circles", ours: ours.pointsPerSecond, peer: peer?.pointsPerSecond,
+                                             peerName: peer.map { "shapely \($0.version) STRtree" } ?? "shapely (not installed)",
+                                             unit: "points/s/core", goal: .atLeast(GeofenceBenchCore.targetPointsPerSecond)))
+        if let peer {
             print("| shapely \(peer.version) STRtree query(predicate=\"within\"), 64-gon buffers (planar) | \(Int(peer.pointsPerSecond)) | \(peer.hits) |")
             print("| ratio | \(String(format: "%.1f×", ours.pointsPerSecond / max(peer.pointsPerSecond, 1))) | goal ≥ 2 M points/s/core |")
         } else {

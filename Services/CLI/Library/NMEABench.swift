@@ -52,6 +52,11 @@ public enum NMEABench {
         for (name, seconds) in rows {
             print("| \(name) | \(sentences) | \(String(format: "%.3f", seconds)) | \(String(format: "%.0f", Double(sentences) / seconds)) |")
         }
+        let peerSeconds = rows.count > 1 ? rows[1].1 : nil
+        BenchRecorder.shared.record(BenchRow(
+            name: "NMEA decode", ours: Double(sentences) / oursSeconds, peer: peerSeconds.map { Double(sentences) / $0 },
+            peerName: peerSeconds == nil ? "gpsdecode (not installed)" : "gpsdecode (whole process)", unit: "sentences/s",
+            goal: .ratioAtLeast(2)))
         if let ratio {
             print("\nratio: \(String(format: "%.2f", ratio))× gpsdecode (goal ≥ 2×)")
         }

@@ -92,6 +92,7 @@ do {
 delivery.start()
 log.info("sinks: \(zip(SinkSpec.names(specs), options.strings("--sink")).map { "\($0)=\($1)" }.joined(separator: " ")); locale \(catalog.locale)")
 let runtime = ServiceRuntime(settings: settings, logic: logic)
+if !settings.stdio { delivery.publishReports(through: runtime.makeInjector()) }
 let status = runtime.run()
 if let temporary { try? FileManager.default.removeItem(at: temporary) }
 exit(status)

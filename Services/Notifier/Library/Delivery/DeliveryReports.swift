@@ -9,10 +9,25 @@ final class DeliveryReports: @unchecked Sendable {
     private var pending: [Outbound] = []
     private var counts: [String: Int] = [:]
 
+    /// When set, records go straight to the runtime (through its injector) instead of
+    /// waiting for the next tick, which held every `notify.<sink>` record up to a tick.
+    private var forward: (@Sendable (Outbound) -> Void)?
+
+    func setForward(_ forward: (@Sendable (Outbound) -> Void)?) {
+        lock.lock()
+        self.forward = forward
+        lock.unlock()
+    }
+
     func add(_ outbound: Outbound, counter: String) {
         lock.lock()
-        pending.append(outbound)
         counts[counter, default: 0] += 1
+        if let forward {
+            lock.unlock()
+            forward(outbound)
+            return
+        }
+        pending.append(outbound)
         lock.unlock()
     }
 

@@ -31,6 +31,13 @@ public final class DeliveryService: @unchecked Sendable {
 
     public func wake() { workers.forEach { $0.wake() } }
 
+    /// Sends records and problems to the runtime as they happen (bus mode), so a delivery is
+    /// on `notify.<sink>` within the loop's next wake-up rather than the next tick. `drain`
+    /// turns this off, so what is reported while finishing is still taken by `takeReports`.
+    public func publishReports(through injector: Injector) {
+        reports.setForward { injector.publish($0) }
+    }
+
     /// Records and problems from the workers since the last call (runtime thread).
     public func takeReports() -> [Outbound] { reports.take() }
 
@@ -39,6 +46,7 @@ public final class DeliveryService: @unchecked Sendable {
     /// Waits until every sink handled everything stored so far, or the timeout; true when drained.
     @discardableResult
     public func drain(timeoutSeconds: Double) -> Bool {
+        reports.setForward(nil)
         wake()
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while Date() < deadline {

@@ -1,0 +1,231 @@
+import Foundation
+import LocusBus
+import LocusGeo
+import LocusProtocol
+
+/// `locus bench pipeline`: the time from a raw fix leaving its provider to the notification
+/// it causes arriving on the bus, through locus-bus, locus-fusion, locus-geofence and
+/// locus-notifier as real processes. The bench is the provider: it publishes fixes at a
+/// fixed rate with the fix time set to the moment of publishing, for devices that swing
+/// in and out of a circle, so every region event names the deciding fix's send time.
+/// The peer is one hop through locus-bus alone (the same fixes, received here), the floor
+/// no multi-service path can beat.
+enum PipelineBench {
+    static let spec = CommandLineSpec(
+        program: "locus bench pipeline",
+        summary: "fix→notification latency through provider → fusion → geofence → notifier on a real bus",
+        usage: "locus bench pipeline [--rate N] [--seconds S] [--devices N]",
+        options: [
+            OptionSpec("--rate", value: "N", help: "raw fixes per second, spread over the devices", default: "1000"),
+            OptionSpec("--seconds", value: "S", help: "how long fixes are published", default: "20"),
+            OptionSpec("--devices", value: "N", help: "devices swinging across the region boundary", default: "100"),
+            OptionSpec("--debounce", value: "SECONDS", help: "the geofence's debounce (fix time a new state must hold)", default: "2"),
+            OptionSpec("--help", help: "print this help and exit"),
+        ],
+        footer: "Needs locus-bus, locus-fusion, locus-geofence and locus-notifier beside locus.")
+
+    struct Settings {
+        var rate = 1000.0
+        var seconds = 20.0
+        var devices = 100
+        var debounceSeconds = 2.0
+        /// Fixes sent in the first second are not scored: the services are still warming up.
+        var warmupSeconds = 1.0
+        /// Each device's distance from the centre swings radius ± amplitude over this period.
+        var periodSeconds = 8.0
+        var radiusMeters = 200.0
+        var amplitudeMeters = 60.0
+    }
+
+    struct Result {
+        var latencies: [Double]
+        var hops: [Double]
+        var fixesSent: Int
+        var events: Int
+        var notifications: Int
+        var unmatched: Int
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let options = ServiceProgram.parseOrExit(spec, arguments: arguments)
+        var settings = Settings()
+        do {
+            settings.rate = try options.double("--rate") ?? settings.rate
+            settings.seconds = try options.double("--seconds") ?? settings.seconds
+            settings.devices = try options.int("--devices") ?? settings.devices
+            settings.debounceSeconds = try options.double("--debounce") ?? settings.debounceSeconds
+        } catch { ServiceProgram.usageFailure("locus bench pipeline", error.message) }
+        guard settings.rate > 0, settings.seconds > settings.warmupSeconds, settings.devices > 0 else {
+            ServiceProgram.usageFailure("locus bench pipeline", "--rate, --devices must be positive and --seconds above 1")
+        }
+        let result: Result
+        do {
+            result = try measure(settings)
+        } catch {
+            FileHandle.standardError.write(Data("locus bench pipeline: \(error)\n".utf8))
+            return 1
+        }
+        print(report(result, settings))
+        guard !result.latencies.isEmpty else { return 1 }
+        let ours = Percentiles(result.latencies)
+        let hop = Percentiles(result.hops)
+        let peerName = "one hop through locus-bus"
+        BenchRecorder.shared.record(BenchRow(name: "fix→notification p50, \(Int(settings.rate)) fixes/s", ours: ours.p50 * 1000,
+                                             peer: hop.p50 * 1000, peerName: peerName, unit: "ms", goal: .none))
+        BenchRecorder.shared.record(BenchRow(name: "fix→notification p99, \(Int(settings.rate)) fixes/s", ours: ours.p99 * 1000,
+                                             peer: hop.p99 * 1000, peerName: peerName, unit: "ms", goal: .atMost(5)))
+        return 0
+    }
+
+    static func report(_ result: Result, _ settings: Settings) -> String {
+        let ours = Percentiles(result.latencies)
+        let hop = Percentiles(result.hops)
+        func ms(_ seconds: Double) -> String { String(format: "%.3f", seconds * 1000) }
+        return """
+            Pipeline: \(result.fixesSent) raw fixes at \(Int(settings.rate))/s for \(Int(settings.seconds)) s, \(settings.devices) devices, \
+            geofence debounce \(settings.debounceSeconds) s
+
+            | path | samples | p50 (ms) | p99 (ms) | max (ms) |
+            |---|---:|---:|---:|---:|
+            | raw fix → notify.* (bus, fusion, geofence, notifier) | \(result.latencies.count) | \(ms(ours.p50)) | \(ms(ours.p99)) | \(ms(ours.max)) |
+            | raw fix → this subscriber (one hop through locus-bus) | \(result.hops.count) | \(ms(hop.p50)) | \(ms(hop.p99)) | \(ms(hop.max)) |
+
+            region events \(result.events), notifications \(result.notifications), unmatched \(result.unmatched)
+            """
+    }
+
+    /// Starts the stack, adds the region, publishes the paced fixes and pairs every
+    /// notification with the send time of the fix that decided its event.
+    static func measure(_ settings: Settings) throws -> Result {
+        let stack = BenchStack(tag: "pipeline")
+        defer { stack.stop() }
+        try stack.start("locus-bus", ["--log-level", "warn"])
+        try stack.start("locus-fusion", ["--log-level", "warn"])
+        try stack.start("locus-geofence", ["--default-authorization", "always", "--debounce", String(settings.debounceSeconds),
+                                           "--log-level", "warn"])
+        try stack.start("locus-notifier", ["--sink", "jsonl:\(stack.directory)/notifications.jsonl",
+                                           "--state", stack.directory + "/notifier", "--log-level", "warn"])
+
+        let context = ZMQContext()
+        let subscriber = try BusSubscriber(context: context, endpoint: stack.endpoints.sub,
+                                           prefixes: [Topic.health(""), Topic.regionStatePrefix, Topic.regionEventPrefix, "notify.",
+                                                      Topic.locationRaw("pipe-")])
+        let publisher = try BusPublisher(context: context, endpoint: stack.endpoints.pub, source: "provider/bench")
+        defer {
+            subscriber.socket.close()
+            publisher.socket.close()
+        }
+        guard try publisher.waitUntilConnected(timeoutSeconds: 10),
+              try stack.waitForHealth(of: ["fusion", "geofence", "notifier"], subscriber: subscriber, timeoutSeconds: 15) else {
+            throw BenchFailure("the services did not report health within 15 s")
+        }
+
+        let center = Coordinate(lat: 45, lon: 7)
+        let add = try publisher.publish(.regionAdd(RegionAdd(owner: "bench", region: Region(
+            id: "ring", shape: .circle(center: GeoPoint(lon: center.lon, lat: center.lat), radius: settings.radiusMeters)))),
+            topic: Topic.regionCmd, t: Date().timeIntervalSince1970)
+        var poller = Poller()
+        poller.add(subscriber.socket)
+        var acknowledged = false
+        let addDeadline = Date().timeIntervalSince1970 + 10
+        while !acknowledged, Date().timeIntervalSince1970 < addDeadline {
+            _ = try poller.poll(timeoutMilliseconds: 100)
+            while case .message(_, let message, _)? = try subscriber.receive(dontWait: true) {
+                if case .regionAdded(let added) = message.body, added.re == add.envelope.id { acknowledged = true }
+            }
+        }
+        guard acknowledged else { throw BenchFailure("the geofence did not acknowledge the region") }
+
+        var ids = MessageIDGenerator()
+        var sendTimes: [String: Double] = [:]  // "device@t" → wall time the fix left
+        var eventFixes: [String: (key: String, t: Double)] = [:]  // event id → its deciding fix
+        var notificationArrivals: [(ref: String, at: Double)] = []
+        var hops: [Double] = []
+        var events = 0
+        let names = (0..<settings.devices).map { "pipe-\($0)" }
+        let start = Date().timeIntervalSince1970
+        let scoredFrom = start + settings.warmupSeconds
+
+        func drain() throws {
+            while case .message(let topic, let message, _)? = try subscriber.receive(dontWait: true) {
+                let now = Date().timeIntervalSince1970
+                switch message.body {
+                case .location(let fix) where topic.hasPrefix(Topic.locationRawPrefix):
+                    if message.envelope.t >= scoredFrom { hops.append(now - message.envelope.t) }
+                    _ = fix
+                case .regionEvent(let event):
+                    events += 1
+                    eventFixes[message.envelope.id] = (key(event.device, event.location.t), event.location.t)
+                case .notification(let notification) where notification.status == .delivered:
+                    notificationArrivals.append((notification.ref, now))
+                default: break
+                }
+            }
+        }
+
+        let total = Int(settings.rate * settings.seconds)
+        for number in 0..<total {
+            let due = start + Double(number) / settings.rate
+            while true {
+                let now = Date().timeIntervalSince1970
+                if now >= due { break }
+                _ = try poller.poll(timeoutMilliseconds: max(0, Int((due - now) * 1000)))
+                try drain()
+            }
+            let index = number % settings.devices
+            let name = names[index]
+            let t = Date().timeIntervalSince1970
+            let phase = 2 * Double.pi * (t - start) / settings.periodSeconds + 2 * Double.pi * Double(index) / Double(settings.devices)
+            let p = Geodesic.destination(from: center, azimuthDegrees: 360 * Double(index) / Double(settings.devices),
+                                         distanceMeters: settings.radiusMeters + settings.amplitudeMeters * sin(phase))
+            let fix = Location(device: name, source: "gps", lat: p.lat, lon: p.lon, hacc: 5, mode: "3d")
+            try publisher.send(topic: Topic.locationRaw(name),
+                               body: MessageCodec.encode(Message(body: .location(fix), id: ids.next(), t: t, src: "provider/bench",
+                                                                 seq: number + 1)))
+            if t >= scoredFrom { sendTimes[key(name, t)] = t }
+            try drain()
+        }
+        // The tail: notifications still on their way.
+        let tailEnd = Date().timeIntervalSince1970 + 2
+        while Date().timeIntervalSince1970 < tailEnd {
+            _ = try poller.poll(timeoutMilliseconds: 50)
+            try drain()
+        }
+
+        var latencies: [Double] = []
+        var unmatched = 0
+        for arrival in notificationArrivals {
+            guard let fix = eventFixes[arrival.ref] else { unmatched += 1; continue }
+            guard let sent = sendTimes[fix.key] else {
+                if fix.t >= scoredFrom { unmatched += 1 }  // else decided by a warm-up fix
+                continue
+            }
+            latencies.append(arrival.at - sent)
+        }
+        return Result(latencies: latencies, hops: hops, fixesSent: total, events: events,
+                      notifications: notificationArrivals.count, unmatched: unmatched)
+    }
+
+    /// Identifies a fix by device and fix time; the time is the exact double sent, which
+    /// fusion and the geofence carry through unchanged.
+    static func key(_ device: String, _ t: Double) -> String { "\(device)@\(t.bitPattern)" }
+}
+
+/// Order statistics of a sample, in the sample's unit; nearest-rank percentiles.
+struct Percentiles: Equatable {
+    var p50: Double
+    var p99: Double
+    var max: Double
+
+    init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        func rank(_ q: Double) -> Double {
+            guard !sorted.isEmpty else { return .nan }
+            let index = Int((q * Double(sorted.count)).rounded(.up)) - 1
+            return sorted[Swift.min(sorted.count - 1, Swift.max(0, index))]
+        }
+        p50 = rank(0.5)
+        p99 = rank(0.99)
+        max = sorted.last ?? .nan
+    }
+}
