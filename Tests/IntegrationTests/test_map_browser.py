@@ -133,4 +133,3 @@ def test_page_follows_the_stack_in_a_real_browser(bus, processes, tmp_path):
         assert (width, height) == (1280, 800)
     finally:
         browser.close()
-        fused.close(0)
