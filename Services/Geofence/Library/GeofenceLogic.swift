@@ -207,11 +207,17 @@ public struct GeofenceLogic: ServiceLogic {
             counters.staleFixes += 1  // out of order: time logic only moves forward
             return
         }
-        // Work on the tracker out of the array, so its track list is not copied on write.
-        var tracker = trackers[number]
-        trackers[number] = DeviceTracker()
-        defer { trackers[number] = tracker }
-        let margin = hysteresis.marginMeters(hacc: location.hacc)
+        // The tracker is updated in place: the array is moved out of `self` for the update
+        // (a move, not a copy), so neither it nor the tracker's track list is ever copied.
+        var all = trackers
+        trackers = []
+        defer { trackers = all }
+        update(&all[number], device: device, point: point, fix: fix, hacc: location.hacc, into: &out)
+    }
+
+    private mutating func update(_ tracker: inout DeviceTracker, device: String, point: Coordinate, fix: FixRef, hacc: Double,
+                                 into out: inout [Outbound]) {
+        let margin = hysteresis.marginMeters(hacc: hacc)
         scratch.removeAll(keepingCapacity: true)
         store.candidateSlots(near: point, marginMeters: margin, into: &scratch)
         let nearCount = scratch.count
