@@ -207,8 +207,8 @@ public struct GeofenceLogic: ServiceLogic {
             counters.staleFixes += 1  // out of order: time logic only moves forward
             return
         }
-        // The tracker is updated in place: the array is moved out of `self` for the update
-        // (a move, not a copy), so neither it nor the tracker's track list is ever copied.
+        // The tracker is updated in place through an inout access; the array is moved out
+        // of `self` for it so that `update` may still change the rest of `self`.
         var all = trackers
         trackers = []
         defer { trackers = all }
