@@ -28,6 +28,12 @@ public protocol ServiceLogic {
     mutating func tick(now: Double) -> [Outbound]
     /// Called once at shutdown or at the end of `--stdio` input: flush pending work.
     mutating func finish(now: Double) -> [Outbound]
+    /// Called after each batch of inputs the runtime drained at once (and after ticks and
+    /// `finish`). The runtime holds every message the batch produced until this returns,
+    /// then publishes them followed by what it returns: a service can do per-batch work
+    /// here — one database transaction for thousands of inputs — and still guarantee that
+    /// nothing it reports leaves before that work is done.
+    mutating func flush(now: Double) -> [Outbound]
     /// Service-specific counters merged into `health.<service>`.
     var healthCounters: [String: Int] { get }
     var healthState: HealthState { get }
@@ -37,6 +43,7 @@ public protocol ServiceLogic {
 extension ServiceLogic {
     public mutating func tick(now: Double) -> [Outbound] { [] }
     public mutating func finish(now: Double) -> [Outbound] { [] }
+    public mutating func flush(now: Double) -> [Outbound] { [] }
     public var healthCounters: [String: Int] { [:] }
     public var healthState: HealthState { .ok }
     public var healthDetail: [String: String]? { nil }

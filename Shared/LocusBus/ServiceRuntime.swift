@@ -5,6 +5,10 @@ import LocusProtocol
 /// Runs a `ServiceLogic` on one thread that owns every socket: on the bus (subscribe,
 /// publish, health every few seconds, ticks) or as a `--stdio` filter (text form in and
 /// out, time taken from the messages). Other threads reach it only through injectors.
+///
+/// Inputs are handled in batches (what one poll finds waiting, up to 4096 bus messages,
+/// or the lines of one read): the messages the logic returns are held until the batch
+/// ends and `ServiceLogic.flush(now:)` has returned, then published in order.
 public final class ServiceRuntime<Logic: ServiceLogic> {
     public private(set) var logic: Logic
     public let settings: RuntimeSettings
@@ -95,22 +99,27 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
                 nextHealth = current + settings.healthIntervalSeconds
             }
             if current >= nextTick {
-                logic.tick(now: current).forEach(emit)
+                batch(now: current, emit: emit) { held in held(logic.tick(now: current)) }
                 nextTick = current + settings.tickIntervalSeconds
             }
             let timeout = max(1, Int((min(nextTick, nextHealth) - current) * 1000))
             let readable = try poller.poll(timeoutMilliseconds: timeout)
             if readable[publisherIndex] { try publisher.pump() }
             if let index = subscriberIndex, let subscriber, readable[index] {
-                var handled = 0
-                while handled < 4096, let received = try subscriber.receive(dontWait: true) {
-                    handled += 1
-                    handle(received, now: now()).forEach(emit)
+                try batch(now: now(), emit: emit) { held throws(ZMQError) in
+                    var handled = 0
+                    while handled < 4096, let received = try subscriber.receive(dontWait: true) {
+                        handled += 1
+                        held(handle(received, now: now()))
+                    }
                 }
             }
             if injectorBase >= 0 {
                 for (offset, injector) in injectors.enumerated() where readable[injectorBase + offset] {
-                    if take(injector.drain(), now: now(), emit: emit) { stopping = true }
+                    let time = now()
+                    batch(now: time, emit: emit) { held in
+                        if take(injector.drain(), now: time, emit: { held([$0]) }) { stopping = true }
+                    }
                 }
             }
             if readable[stopIndex] {
@@ -118,7 +127,8 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
                 stopping = true
             }
         }
-        logic.finish(now: now()).forEach(emit)
+        let end = now()
+        batch(now: end, emit: emit) { held in held(logic.finish(now: end)) }
         try flush(publisher)
         log.info("stopped: \(summary(publisher: publisher))")
         return 0
@@ -172,17 +182,21 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
             let readable = try poller.poll(timeoutMilliseconds: -1)
             if stdinIndex >= 0 && readable[stdinIndex] {
                 let (lines, ended) = input.read()
-                for line in lines { handleLine(line, emit: emit) }
+                batch(now: stdioClock, emit: emit) { held in
+                    for line in lines { handleLine(line, emit: { held([$0]) }) }
+                }
                 if ended { stopping = true }
             }
             if injectorBase >= 0 {
                 for (offset, injector) in injectors.enumerated() where readable[injectorBase + offset] {
-                    if take(injector.drain(), now: stdioClock, emit: emit) { stopping = true }
+                    batch(now: stdioClock, emit: emit) { held in
+                        if take(injector.drain(), now: stdioClock, emit: { held([$0]) }) { stopping = true }
+                    }
                 }
             }
             if readable[stopIndex] { stopping = true }
         }
-        logic.finish(now: stdioClock).forEach(emit)
+        batch(now: stdioClock, emit: emit) { held in held(logic.finish(now: stdioClock)) }
         output.flush()
         log.info("stopped: sent=\(counters["sent"]) received=\(counters["received"]) rejected=\(counters["rejected"])")
         return 0
@@ -208,6 +222,19 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     // MARK: shared
 
     private func now() -> Double { Date().timeIntervalSince1970 }
+
+    /// Runs one batch of inputs: `body` hands what the logic returns to `held`; once it is
+    /// done the logic's `flush` runs and only then is everything published, in order.
+    /// `now` is the time the batch started (the flush reports at that time).
+    private func batch<Failure: Error>(now: Double, emit: (Outbound) -> Void,
+                                       _ body: (_ held: (([Outbound]) -> Void)) throws(Failure) -> Void) throws(Failure) {
+        var outbound: [Outbound] = []
+        defer {
+            outbound.append(contentsOf: logic.flush(now: settings.stdio ? stdioClock : now))
+            outbound.forEach(emit)
+        }
+        try body { outbound.append(contentsOf: $0) }
+    }
 
     private func handle(_ received: BusSubscriber.Received, now: Double) -> [Outbound] {
         switch received {

@@ -25,6 +25,14 @@ public struct Circle: Sendable, Hashable {
     private let outsideAboveSq: Double
     private let sinCenterPhi: Double
     private let cosCenterPhi: Double
+    /// `signedDistanceEstimate` uses the fast distance up to this squared distance from the
+    /// centre, with `estimateErrorMeters` as its bound; −1 when the bound does not apply.
+    private let estimateReachSq: Double
+    private let estimateErrorMeters: Double
+
+    /// How far beyond the boundary `signedDistanceEstimate` stays fast (metres): more than
+    /// any fix's accuracy margin a geofence normally meets.
+    public static let estimateReachBeyondMeters = 2_000.0
 
     public init(center: Coordinate, radiusMeters: Double) {
         let radius = radiusMeters.isNaN ? 0 : max(0, radiusMeters)
@@ -47,6 +55,18 @@ public struct Circle: Sendable, Hashable {
         } else {
             insideBelowSq = -1
             outsideAboveSq = -1
+        }
+        // The estimate covers points up to `reach` from the centre; its bound is taken at a
+        // slightly larger distance (the exact distance may exceed the estimate by the bound)
+        // and at the most poleward latitude such a point can have.
+        let reach = radius + Circle.estimateReachBeyondMeters
+        let reachPoleward = min(90, max(abs(center.lat), 0) + SphereBound.latitudeReachDegrees(distanceMeters: reach))
+        if radius.isFinite, FastDistance.isBoundValid(distanceMeters: reach * 1.001 + 1, maxAbsLatitudeDegrees: reachPoleward) {
+            estimateReachSq = reach * reach
+            estimateErrorMeters = FastDistance.errorBoundMeters(distanceMeters: reach * 1.001 + 1, maxAbsLatitudeDegrees: reachPoleward)
+        } else {
+            estimateReachSq = -1
+            estimateErrorMeters = 0
         }
     }
 
@@ -76,6 +96,20 @@ public struct Circle: Sendable, Hashable {
     /// hysteresis compares it with a fix's accuracy.
     public func signedDistance(_ p: Coordinate) -> Double {
         Geodesic.distance(center, p) - radiusMeters
+    }
+
+    /// The signed distance (negative inside) within a stated error, for callers that compare
+    /// it with thresholds and need the exact value only when it lies that close to one:
+    /// within `Circle.estimateReachBeyondMeters` of the boundary it is `FastDistance`'s
+    /// (a few dozen multiplications, error micrometres for geofence-sized circles), farther
+    /// away or where the bound does not hold it is the exact geodesic with error 0.
+    public func signedDistanceEstimate(_ p: Coordinate) -> (meters: Double, errorMeters: Double) {
+        if estimateReachSq >= 0 {
+            // Only points within the reach get here, so |Δφ| is tiny and the series hold.
+            let squared = approximateDistanceSquared(p)
+            if squared <= estimateReachSq { return (squared.squareRoot() - radiusMeters, estimateErrorMeters) }
+        }
+        return (signedDistance(p), 0)
     }
 
     /// `FastDistance.meters(center, p)` squared, without its trigonometry: the mean latitude

@@ -5,15 +5,36 @@ import Foundation
 ///
 /// The scene: `circles` circles of radius 100–1000 m centred uniformly in a 50 km square
 /// near 45° N, and `points` points uniform in the same square, all drawn from `seed`.
-/// Only the queries are timed (building the index and drawing points are not), in CPU
-/// time of the calling thread, so the figure is per core even on a busy machine.
+/// Only the queries are timed (building the index and drawing points are not), both in
+/// CPU time of the calling thread — the figure per core, which stays honest on a busy
+/// machine where other processes take the core away — and in wall time.
 public enum GeofenceKernelBench {
     /// Side of the square scene, metres.
     public static let sceneSideMeters = 50_000.0
 
-    /// Runs the scene once on the calling thread; returns queries per second and how many
-    /// (point, circle) containments were found, which is the same for a given seed.
+    /// One run's figures.
+    public struct Measurement: Sendable, Equatable {
+        public var points: Int
+        /// (point, circle) containments found; the same for a given seed.
+        public var hits: Int
+        /// CPU time the measuring thread spent in the queries.
+        public var cpuSeconds: Double
+        /// Wall-clock time of the queries, including time the thread waited for a core.
+        public var wallSeconds: Double
+
+        public var pointsPerCPUSecond: Double { Double(points) / max(cpuSeconds, 1e-9) }
+        public var pointsPerWallSecond: Double { Double(points) / max(wallSeconds, 1e-9) }
+    }
+
+    /// Runs the scene once on the calling thread; returns queries per CPU second and how
+    /// many (point, circle) containments were found.
     public static func run(circles: Int, points: Int, seed: UInt64) -> (pointsPerSecond: Double, hits: Int) {
+        let measured = measure(circles: circles, points: points, seed: seed)
+        return (measured.pointsPerCPUSecond, measured.hits)
+    }
+
+    /// Runs the scene once on the calling thread, timed in CPU and wall time.
+    public static func measure(circles: Int, points: Int, seed: UInt64) -> Measurement {
         var random = SeededGenerator(seed: seed)
         let plane = LocalTangentPlane(origin: Coordinate(lat: 45, lon: 7))
         let half = sceneSideMeters / 2
@@ -31,6 +52,7 @@ public enum GeofenceKernelBench {
         let queries = (0..<points).map { _ in randomPoint() }
 
         var hits = 0
+        let wallStart = monotonicSeconds()
         let start = threadCPUSeconds()
         shapes.withUnsafeBufferPointer { shapes in
             for point in queries {
@@ -40,7 +62,15 @@ public enum GeofenceKernelBench {
             }
         }
         let seconds = threadCPUSeconds() - start
-        return (Double(points) / max(seconds, 1e-9), hits)
+        let wallSeconds = monotonicSeconds() - wallStart
+        return Measurement(points: points, hits: hits, cpuSeconds: seconds, wallSeconds: wallSeconds)
+    }
+
+    /// A clock that only moves forward, seconds.
+    static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// CPU time consumed by the calling thread, seconds.

@@ -28,6 +28,17 @@ public enum Shape: Sendable, Hashable {
         }
     }
 
+    /// `signedDistanceMeters` within a stated error: circles answer from the fast distance
+    /// (see `Circle.signedDistanceEstimate`), polygons exactly (error 0). A caller comparing
+    /// with thresholds asks for the exact value only when the estimate is within the error
+    /// of one, which keeps decisions exact at a fraction of the cost.
+    public func signedDistanceEstimate(_ p: Coordinate) -> (meters: Double, errorMeters: Double) {
+        switch self {
+        case .circle(let circle): circle.signedDistanceEstimate(p)
+        default: (signedDistanceMeters(p), 0)
+        }
+    }
+
     /// A box holding the whole region, for the spatial index.
     public var boundingBox: BoundingBox {
         switch self {

@@ -46,10 +46,12 @@ if let text = options.string("--default-authorization") {
     configuration.defaultAuthorization = status
 }
 
-let logic: GeofenceLogic
+var logic: GeofenceLogic
 do {
     let database = try options.string("--db").map { try GeofenceDatabase(path: $0) }
     logic = try GeofenceLogic(configuration: configuration, persistence: database)
+    // The runtime holds each batch's messages until flush: one transaction per batch.
+    logic.commitsOnFlush = true
 } catch {
     FileHandle.standardError.write(Data("locus-geofence: cannot open the database: \(error)\n".utf8))
     exit(1)

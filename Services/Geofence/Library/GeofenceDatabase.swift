@@ -53,16 +53,16 @@ public final class GeofenceDatabase: GeofencePersistence {
     public func apply(_ batch: PersistenceBatch) throws {
         try connection.execute("BEGIN IMMEDIATE")
         do {
+            for key in batch.regionDeletes {
+                try connection.run("DELETE FROM regions WHERE owner = ? AND id = ?", [.text(key.owner), .text(key.id)])
+                try connection.run("DELETE FROM tracks WHERE owner = ? AND region = ?", [.text(key.owner), .text(key.id)])
+            }
             for stored in batch.regionUpserts {
                 let message = Message(body: .regionAdd(RegionAdd(owner: stored.owner, region: stored.region)),
                                       id: "stored", t: 0, src: "geofence/db")
                 let body = String(decoding: MessageCodec.encode(message), as: UTF8.self)
                 try connection.run("INSERT OR REPLACE INTO regions (owner, id, body, generation) VALUES (?, ?, ?, ?)",
                                    [.text(stored.owner), .text(stored.region.id), .text(body), .integer(stored.generation)])
-            }
-            for key in batch.regionDeletes {
-                try connection.run("DELETE FROM regions WHERE owner = ? AND id = ?", [.text(key.owner), .text(key.id)])
-                try connection.run("DELETE FROM tracks WHERE owner = ? AND region = ?", [.text(key.owner), .text(key.id)])
             }
             for track in batch.trackUpserts {
                 try connection.run("""

@@ -7,17 +7,25 @@ import LocusGeo
 /// `region.state.<owner>` replies and `region.event.<owner>` events.
 ///
 /// All timing uses fix time. State changes are written through `persistence` before the
-/// events they cause are returned for publishing.
+/// events they cause are returned for publishing: after each input, or — with
+/// `commitsOnFlush` — once per batch in `flush(now:)`, before the runtime releases the
+/// batch's messages.
 public struct GeofenceLogic: ServiceLogic {
     public let configuration: GeofenceConfiguration
     public private(set) var store: RegionStore
-    public private(set) var devices: [String: DeviceTracker] = [:]
     public private(set) var gate: AuthorizationGate
+    /// When true, `receive` leaves its writes pending and `flush(now:)` commits a whole
+    /// batch in one transaction. Only for a runtime that holds every message of a batch
+    /// until `flush` (`ServiceRuntime` does); false commits after every input.
+    public var commitsOnFlush = false
     private let hysteresis: Hysteresis
     private let persistence: (any GeofencePersistence)?
-    private var counters: [String: Int] = [:]
+    /// Device name → position in `trackers`: one string hash per fix, then array access.
+    private var deviceNumbers: [String: Int] = [:]
+    private var trackers: [DeviceTracker] = []
+    private var counters = GeofenceCounters()
     private var storageProblem: String?
-    private var scratch: [RegionKey] = []
+    private var scratch: [Int] = []
     private var pending = PersistenceBatch()
 
     public let subscriptions = [Topic.locationFusedPrefix, Topic.regionCmd, Topic.authStatusPrefix]
@@ -38,17 +46,34 @@ public struct GeofenceLogic: ServiceLogic {
                                           generation: stored.generation))
         }
         for (device, checked) in snapshot.devices {
-            devices[device, default: DeviceTracker()].checkedThrough = checked
-            devices[device]?.recovering = true
+            let number = deviceNumber(device)
+            trackers[number].checkedThrough = checked
+            trackers[number].recovering = true
         }
         for stored in snapshot.tracks {
+            // A track of a region that is gone has nothing left to report.
+            guard let region = store.region(stored.key) else { continue }
             var track = RegionTrack(generation: stored.generation, state: stored.state, entryCause: stored.entryCause)
             if let enteredAt = stored.enteredAt {
                 track.dwell = DwellTimer(enteredAt: enteredAt, fired: stored.dwellFired)
             }
-            devices[stored.device, default: DeviceTracker()].tracks[stored.key] = track
-            devices[stored.device]?.recovering = true
+            let number = deviceNumber(stored.device)
+            trackers[number].tracks[region.slot] = track
+            trackers[number].recovering = true
         }
+    }
+
+    /// Every device seen, with what the service knows about it.
+    public var devices: [String: DeviceTracker] { deviceNumbers.mapValues { trackers[$0] } }
+
+    /// What the service knows about one device, if it has been seen.
+    public func tracker(for device: String) -> DeviceTracker? { deviceNumbers[device].map { trackers[$0] } }
+
+    private mutating func deviceNumber(_ device: String) -> Int {
+        if let number = deviceNumbers[device] { return number }
+        trackers.append(DeviceTracker())
+        deviceNumbers[device] = trackers.count - 1
+        return trackers.count - 1
     }
 
     // MARK: ServiceLogic
@@ -57,35 +82,47 @@ public struct GeofenceLogic: ServiceLogic {
         var out: [Outbound] = []
         switch message.body {
         case .location(let fix) where topic.hasPrefix(Topic.locationFusedPrefix):
-            count("fixes")
+            counters.fixes += 1
             process(fix, t: message.envelope.t, into: &out)
         case .regionAdd(let command) where topic == Topic.regionCmd:
-            count("commands")
+            counters.commands += 1
             add(command, id: message.envelope.id, t: message.envelope.t, into: &out)
         case .regionRemove(let command) where topic == Topic.regionCmd:
-            count("commands")
+            counters.commands += 1
             remove(command, id: message.envelope.id, t: message.envelope.t, into: &out)
         case .regionListRequest(let command) where topic == Topic.regionCmd:
-            count("commands")
+            counters.commands += 1
             let regions = store.regions(of: command.owner).map(\.region)
             out.append(Outbound(topic: Topic.regionState(command.owner),
                                 body: .regionList(RegionListReply(owner: command.owner, regions: regions, re: message.envelope.id)),
                                 t: message.envelope.t))
         case .regionRequestState(let command) where topic == Topic.regionCmd:
-            count("commands")
+            counters.commands += 1
             requestState(command, id: message.envelope.id, t: message.envelope.t, into: &out)
         case .authStatus(let status) where topic.hasPrefix(Topic.authStatusPrefix):
             gate.update(status.client, status: status.status)
         default:
-            count("ignored")
+            counters.ignored += 1
         }
-        return commit(out, t: message.envelope.t)
+        if commitsOnFlush { return out }
+        return out + commit(t: message.envelope.t)
+    }
+
+    /// Commits what the batch changed, in one transaction; the runtime publishes the
+    /// batch's messages after this returns.
+    public mutating func flush(now: Double) -> [Outbound] {
+        commit(t: now)
+    }
+
+    /// Writes what the batch changed before the runtime stops.
+    public mutating func finish(now: Double) -> [Outbound] {
+        commit(t: now)
     }
 
     public var healthCounters: [String: Int] {
-        var values = counters
+        var values = counters.values
         values["regions"] = store.count
-        values["devices"] = devices.count
+        values["devices"] = trackers.count
         return values
     }
 
@@ -106,9 +143,9 @@ public struct GeofenceLogic: ServiceLogic {
         do {
             let added = try store.add(command.region, owner: owner)
             if added.changed {
-                pending.regionUpserts.append(PersistedRegion(owner: owner, region: command.region, generation: added.monitored.generation))
+                pending.upsertRegion(PersistedRegion(owner: owner, region: command.region, generation: added.monitored.generation))
             }
-            count("regionsAdded")
+            counters.regionsAdded += 1
             out.append(Outbound(topic: Topic.regionState(owner),
                                 body: .regionAdded(RegionAdded(owner: owner, region: command.region, re: id,
                                                                effectiveRadius: added.monitored.effectiveRadiusMeters)),
@@ -121,8 +158,8 @@ public struct GeofenceLogic: ServiceLogic {
     private mutating func remove(_ command: RegionRemove, id: String, t: Double, into out: inout [Outbound]) {
         let key = RegionKey(owner: command.owner, id: command.regionId)
         if store.remove(key) != nil {
-            pending.regionDeletes.append(key)
-            count("regionsRemoved")
+            pending.deleteRegion(key)
+            counters.regionsRemoved += 1
         }
         // Removing an absent region succeeds too, so a client can retry safely.
         out.append(Outbound(topic: Topic.regionState(command.owner),
@@ -131,7 +168,7 @@ public struct GeofenceLogic: ServiceLogic {
 
     private mutating func fail(owner: String, regionId: String, _ rejection: RegionRejection, re: String, t: Double,
                                into out: inout [Outbound]) {
-        count("regionsFailed")
+        counters.regionsFailed += 1
         out.append(Outbound(topic: Topic.regionState(owner),
                             body: .regionFailed(RegionFailed(owner: owner, regionId: regionId, code: rejection.code,
                                                              message: rejection.message, re: re)),
@@ -148,10 +185,10 @@ public struct GeofenceLogic: ServiceLogic {
             return
         }
         let regions = command.regionId.map { store.region(RegionKey(owner: owner, id: $0)).map { [$0] } ?? [] } ?? store.regions(of: owner)
-        let deviceNames = command.device.map { [$0] } ?? devices.keys.sorted()
+        let deviceNames = command.device.map { [$0] } ?? deviceNumbers.keys.sorted()
         for region in regions {
             for device in deviceNames where region.watches(device) {
-                guard let tracker = devices[device], let fix = tracker.lastFix else { continue }
+                guard let tracker = tracker(for: device), let fix = tracker.lastFix else { continue }
                 let event = RegionEvent(owner: owner, regionId: region.key.id, device: device, event: .state,
                                         state: tracker.state(for: region), cause: .requested, location: fix, re: id)
                 out.append(Outbound(topic: Topic.regionEvent(owner), body: .regionEvent(event), t: t))
@@ -165,39 +202,51 @@ public struct GeofenceLogic: ServiceLogic {
         let device = location.device
         let point = Coordinate(lat: location.lat, lon: location.lon)
         let fix = FixRef(lat: location.lat, lon: location.lon, hacc: location.hacc, t: t)
-        var tracker = devices.removeValue(forKey: device) ?? DeviceTracker()
-        if let last = tracker.lastFix, t < last.t {
-            count("staleFixes")  // out of order: time logic only moves forward
-            devices[device] = tracker
+        let number = deviceNumber(device)
+        if let last = trackers[number].lastFix, t < last.t {
+            counters.staleFixes += 1  // out of order: time logic only moves forward
             return
         }
+        // The tracker is updated in place through an inout access; the array is moved out
+        // of `self` for it so that `update` may still change the rest of `self`.
+        var all = trackers
+        trackers = []
+        defer { trackers = all }
+        update(&all[number], device: device, point: point, fix: fix, hacc: location.hacc, into: &out)
+    }
+
+    private mutating func update(_ tracker: inout DeviceTracker, device: String, point: Coordinate, fix: FixRef, hacc: Double,
+                                 into out: inout [Outbound]) {
+        let margin = hysteresis.marginMeters(hacc: hacc)
         scratch.removeAll(keepingCapacity: true)
-        store.candidates(near: point, marginMeters: hysteresis.marginMeters(hacc: location.hacc), into: &scratch)
+        store.candidateSlots(near: point, marginMeters: margin, into: &scratch)
         let nearCount = scratch.count
-        for key in tracker.tracks.keys where !scratch[..<nearCount].contains(key) { scratch.append(key) }
-        for (position, key) in scratch.enumerated() {
-            guard let region = store.region(key), region.watches(device) else {
-                tracker.tracks[key] = nil
+        for slot in tracker.tracks.slots where !scratch[..<nearCount].contains(slot) { scratch.append(slot) }
+        for (position, slot) in scratch.enumerated() {
+            guard let region = store.region(inSlot: slot), region.watches(device) else {
+                tracker.tracks[slot] = nil
                 continue
             }
-            var track = tracker.tracks[key] ?? RegionTrack(generation: region.generation, state: tracker.state(for: region))
+            var track = tracker.tracks[slot] ?? RegionTrack(generation: region.generation, state: tracker.state(for: region))
             if track.generation != region.generation { track = RegionTrack(generation: region.generation, state: .unknown) }
             if track.lastSignedDistanceMeters == nil, let previous = tracker.lastFix {
-                track.lastSignedDistanceMeters = region.shape.signedDistanceMeters(Coordinate(lat: previous.lat, lon: previous.lon))
+                track.lastSignedDistanceMeters = signedDistance(region.shape, Coordinate(lat: previous.lat, lon: previous.lon),
+                                                                 marginMeters: hysteresis.marginMeters(hacc: previous.hacc))
                 track.lastFixTime = previous.t
             }
             let before = track
-            evaluate(&track, region: region, device: device, point: point, fix: fix, recovering: tracker.recovering, into: &out)
+            let distance = signedDistance(region.shape, point, marginMeters: margin)
+            evaluate(&track, region: region, device: device, distance: distance, fix: fix, recovering: tracker.recovering, into: &out)
             // Only changes of committed state or dwell are written; an unchanged implied
             // "outside" needs no row.
             let durable = track.state != before.state || track.dwell != before.dwell
             if track.state == .outside && track.debounce.candidate == nil && position >= nearCount {
-                tracker.tracks[key] = nil  // far and settled outside: implied from now on
+                tracker.tracks[slot] = nil  // far and settled outside: implied from now on
             } else {
-                tracker.tracks[key] = track
+                tracker.tracks[slot] = track
             }
             if durable && track.state != .unknown {
-                pending.trackUpserts.append(PersistedTrack(device: device, key: key, generation: track.generation, state: track.state,
+                pending.trackUpserts.append(PersistedTrack(device: device, key: region.key, generation: track.generation, state: track.state,
                                                            entryCause: track.entryCause, enteredAt: track.dwell.enteredAt,
                                                            dwellFired: track.dwell.fired))
             }
@@ -209,12 +258,23 @@ public struct GeofenceLogic: ServiceLogic {
         }
         tracker.lastFix = fix
         tracker.recovering = false
-        devices[device] = tracker
     }
 
-    private mutating func evaluate(_ track: inout RegionTrack, region: MonitoredRegion, device: String, point: Coordinate,
+    /// The signed distance, exact wherever it matters: the estimate decides unless it lies
+    /// within its error of a threshold the decisions compare it with (the boundary, where
+    /// the sign sets the crossing, and ± the fix's margin); only then is the exact geodesic
+    /// computed. Elsewhere the value differs from the exact one by micrometres, which
+    /// moves an interpolated crossing time by nothing measurable.
+    private func signedDistance(_ shape: Shape, _ point: Coordinate, marginMeters margin: Double) -> Double {
+        let (estimate, error) = shape.signedDistanceEstimate(point)
+        guard error > 0 else { return estimate }
+        let size = abs(estimate)
+        if size <= error || abs(size - margin) <= error { return shape.signedDistanceMeters(point) }
+        return estimate
+    }
+
+    private mutating func evaluate(_ track: inout RegionTrack, region: MonitoredRegion, device: String, distance: Double,
                                    fix: FixRef, recovering: Bool, into out: inout [Outbound]) {
-        let distance = region.shape.signedDistanceMeters(point)
         let verdict = hysteresis.verdict(signedDistanceMeters: distance, hacc: fix.hacc)
         if let lastTime = track.lastFixTime, let lastDistance = track.lastSignedDistanceMeters,
            let crossing = CrossingInterpolation.time(from: lastTime, signedDistance: lastDistance, to: fix.t, signedDistance: distance) {
@@ -271,10 +331,10 @@ public struct GeofenceLogic: ServiceLogic {
         // An owner whose authorization dropped gets no events; its states keep tracking,
         // so restoring it does not produce stale transitions.
         guard gate.allowsMonitoring(owner) else {
-            count("eventsSuppressed")
+            counters.eventsSuppressed += 1
             return
         }
-        count("events")
+        counters.events += 1
         let event = RegionEvent(owner: owner, regionId: region.key.id, device: device, event: kind, state: state, cause: cause,
                                 location: fix, crossingTime: crossingTime)
         out.append(Outbound(topic: Topic.regionEvent(owner), body: .regionEvent(event), t: fix.t))
@@ -282,24 +342,20 @@ public struct GeofenceLogic: ServiceLogic {
 
     // MARK: Durability
 
-    /// Writes what this input changed, then releases its messages.
-    private mutating func commit(_ out: [Outbound], t: Double) -> [Outbound] {
-        guard !pending.isEmpty else { return out }
-        defer { pending = PersistenceBatch() }
-        guard let persistence else { return out }
+    /// Writes what changed since the last commit; returns an error report if that failed.
+    private mutating func commit(t: Double) -> [Outbound] {
+        guard !pending.isEmpty else { return [] }
+        defer { pending.removeAll() }
+        guard let persistence else { return [] }
         do {
             try persistence.apply(pending)
             storageProblem = nil
-            return out
+            return []
         } catch {
-            count("storageErrors")
+            counters.storageErrors += 1
             storageProblem = "\(error)"
             let report = ErrorReport(code: "storage", message: "could not save state: \(error)")
-            return out + [Outbound(topic: Topic.error("geofence"), body: .error(report), t: t)]
+            return [Outbound(topic: Topic.error("geofence"), body: .error(report), t: t)]
         }
-    }
-
-    private mutating func count(_ name: String) {
-        counters[name, default: 0] += 1
     }
 }

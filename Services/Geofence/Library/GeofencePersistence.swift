@@ -35,8 +35,9 @@ public struct PersistedRegion: Sendable, Equatable {
     }
 }
 
-/// Everything written after one input, applied atomically before any resulting event is
-/// published, so a crash never leaves an event reported but forgotten.
+/// Everything written after one input (or one batch of inputs), applied atomically before
+/// any resulting event is published, so a crash never leaves an event reported but
+/// forgotten. Applied in the order: region deletes, region upserts, tracks, devices.
 public struct PersistenceBatch: Sendable, Equatable {
     public var regionUpserts: [PersistedRegion] = []
     public var regionDeletes: [RegionKey] = []
@@ -48,6 +49,27 @@ public struct PersistenceBatch: Sendable, Equatable {
 
     public var isEmpty: Bool {
         regionUpserts.isEmpty && regionDeletes.isEmpty && trackUpserts.isEmpty && deviceUpserts.isEmpty
+    }
+
+    /// Records an add. A batch applies deletes first, so an add after a remove of the
+    /// same id within one batch survives it.
+    public mutating func upsertRegion(_ region: PersistedRegion) {
+        regionUpserts.append(region)
+    }
+
+    /// Records a remove, cancelling what the batch wrote for that region before it.
+    public mutating func deleteRegion(_ key: RegionKey) {
+        regionUpserts.removeAll { $0.owner == key.owner && $0.region.id == key.id }
+        trackUpserts.removeAll { $0.key == key }
+        regionDeletes.append(key)
+    }
+
+    /// Empties the batch, keeping its storage for the next one.
+    public mutating func removeAll() {
+        regionUpserts.removeAll(keepingCapacity: true)
+        regionDeletes.removeAll(keepingCapacity: true)
+        trackUpserts.removeAll(keepingCapacity: true)
+        deviceUpserts.removeAll(keepingCapacity: true)
     }
 }
 

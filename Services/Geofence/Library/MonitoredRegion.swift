@@ -31,6 +31,8 @@ public struct MonitoredRegion: Sendable, Equatable {
     public var generation: Int
     /// The devices watched; nil means every device.
     public var devices: Set<String>?
+    /// Where `RegionStore` files it (set when filed): the per-fix path's handle.
+    public var slot = -1
 
     public init(key: RegionKey, region: Region, shape: Shape, effectiveRadiusMeters: Double?, generation: Int) {
         self.key = key

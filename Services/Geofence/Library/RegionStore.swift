@@ -7,12 +7,18 @@ public import LocusProtocol
 /// Boxes are filed widened by `indexMarginMeters`: a fix whose confidence margin is
 /// within that finds every region it could be inside or uncertain about with a point
 /// lookup; any region not returned is outside with high confidence.
+///
+/// Each region lives in a numbered slot (`MonitoredRegion.slot`): the per-fix path works on
+/// slot numbers only, so it never hashes the owner and id strings. A freed slot is reused;
+/// the region generation tells a new occupant from the old one.
 public struct RegionStore: Sendable {
     public let configuration: GeofenceConfiguration
-    private var regions: [RegionKey: MonitoredRegion] = [:]
+    private var slots: [MonitoredRegion?] = []
+    private var slotByKey: [RegionKey: Int] = [:]
+    private var freeSlots: [Int] = []
     private var countByOwner: [String: Int] = [:]
-    private var index = SpatialIndex<RegionKey>()
-    private var wideIndex = SpatialIndex<RegionKey>()
+    private var index = SpatialIndex<Int>()
+    private var wideIndex = SpatialIndex<Int>()
     /// The generation the next add receives.
     public private(set) var nextGeneration = 1
 
@@ -30,20 +36,24 @@ public struct RegionStore: Sendable {
         public var changed: Bool
     }
 
-    public var count: Int { regions.count }
+    public var count: Int { slotByKey.count }
 
-    public func region(_ key: RegionKey) -> MonitoredRegion? { regions[key] }
+    public func region(_ key: RegionKey) -> MonitoredRegion? { slotByKey[key].flatMap { slots[$0] } }
+
+    /// The region in `slot`, if the slot is occupied.
+    @inline(__always)
+    public func region(inSlot slot: Int) -> MonitoredRegion? { slot < slots.count ? slots[slot] : nil }
 
     public func regions(of owner: String) -> [MonitoredRegion] {
-        regions.values.filter { $0.key.owner == owner }.sorted { $0.key.id < $1.key.id }
+        slots.compactMap { $0 }.filter { $0.key.owner == owner }.sorted { $0.key.id < $1.key.id }
     }
 
-    public var all: [MonitoredRegion] { Array(regions.values) }
+    public var all: [MonitoredRegion] { slots.compactMap { $0 } }
 
     /// Checks and files a region; re-adding an id replaces it (Core Location semantics).
     public mutating func add(_ region: Region, owner: String) throws(RegionRejection) -> Added {
         let key = RegionKey(owner: owner, id: region.id)
-        let previous = regions[key]
+        let previous = self.region(key)
         if previous == nil, countByOwner[owner, default: 0] >= configuration.regionsPerOwner {
             throw RegionRejection(.tooManyRegions, "owner \(owner) already monitors \(configuration.regionsPerOwner) regions")
         }
@@ -51,35 +61,56 @@ public struct RegionStore: Sendable {
         let changed = previous.map { $0.shape != shape || $0.region.devices != region.devices } ?? true
         let generation = changed ? nextGeneration : previous?.generation ?? nextGeneration
         if changed { nextGeneration += 1 }
-        let monitored = MonitoredRegion(key: key, region: region, shape: shape, effectiveRadiusMeters: effective, generation: generation)
-        restore(monitored)
+        let monitored = restore(MonitoredRegion(key: key, region: region, shape: shape, effectiveRadiusMeters: effective,
+                                                generation: generation))
         return Added(monitored: monitored, replaced: previous != nil, changed: changed)
     }
 
     /// Files an already checked region (from the database at start-up, or from `add`).
-    public mutating func restore(_ monitored: MonitoredRegion) {
-        if regions.updateValue(monitored, forKey: monitored.key) == nil {
+    /// Returns the region as filed, with its slot set.
+    @discardableResult
+    public mutating func restore(_ monitored: MonitoredRegion) -> MonitoredRegion {
+        var monitored = monitored
+        if let slot = slotByKey[monitored.key] {
+            monitored.slot = slot
+        } else {
+            monitored.slot = freeSlots.popLast() ?? slots.count
+            if monitored.slot == slots.count { slots.append(nil) }
+            slotByKey[monitored.key] = monitored.slot
             countByOwner[monitored.key.owner, default: 0] += 1
         }
+        slots[monitored.slot] = monitored
         nextGeneration = max(nextGeneration, monitored.generation + 1)
         let box = monitored.shape.boundingBox
-        index.insert(monitored.key, box: box.expanded(byMeters: configuration.indexMarginMeters))
-        wideIndex.insert(monitored.key, box: box)
+        index.insert(monitored.slot, box: box.expanded(byMeters: configuration.indexMarginMeters))
+        wideIndex.insert(monitored.slot, box: box)
+        return monitored
     }
 
     @discardableResult
     public mutating func remove(_ key: RegionKey) -> MonitoredRegion? {
-        guard let removed = regions.removeValue(forKey: key) else { return nil }
+        guard let slot = slotByKey.removeValue(forKey: key), let removed = slots[slot] else { return nil }
+        slots[slot] = nil
+        freeSlots.append(slot)
         countByOwner[key.owner, default: 1] -= 1
         if countByOwner[key.owner] == 0 { countByOwner[key.owner] = nil }
-        index.remove(key)
-        wideIndex.remove(key)
+        index.remove(slot)
+        wideIndex.remove(slot)
         return removed
     }
 
     /// Appends the keys of every region that may lie within `marginMeters` of `p`; every
     /// other region is farther than that.
     public func candidates(near p: Coordinate, marginMeters: Double, into result: inout [RegionKey]) {
+        var found: [Int] = []
+        candidateSlots(near: p, marginMeters: marginMeters, into: &found)
+        result.append(contentsOf: found.compactMap { slots[$0]?.key })
+    }
+
+    /// `candidates(near:marginMeters:into:)` as slot numbers, without touching any string:
+    /// the form the per-fix path uses.
+    @inline(__always)
+    public func candidateSlots(near p: Coordinate, marginMeters: Double, into result: inout [Int]) {
         if marginMeters <= configuration.indexMarginMeters {
             index.candidates(containing: p, into: &result)
         } else {

@@ -27,7 +27,8 @@ public struct RegionTrack: Sendable, Equatable {
 /// are outside with high confidence if the device has been checked against them
 /// (`generation <= checkedThrough`), unknown otherwise.
 public struct DeviceTracker: Sendable, Equatable {
-    public var tracks: [RegionKey: RegionTrack] = [:]
+    /// Explicit tracks, by region slot.
+    public var tracks = TrackList()
     /// Every region with a generation up to this one has been checked against a fix.
     public var checkedThrough = 0
     public var lastFix: FixRef?
@@ -38,7 +39,7 @@ public struct DeviceTracker: Sendable, Equatable {
 
     /// The committed state for a region, explicit or implied.
     public func state(for region: MonitoredRegion) -> RegionState {
-        if let track = tracks[region.key], track.generation == region.generation { return track.state }
+        if let track = tracks[region.slot], track.generation == region.generation { return track.state }
         return region.generation <= checkedThrough ? .outside : .unknown
     }
 }

@@ -1,0 +1,22 @@
+/// The geofence's health counters as plain fields: bumping one on every fix costs an
+/// add, where a dictionary keyed by name would hash a string.
+struct GeofenceCounters: Sendable, Equatable {
+    var fixes = 0
+    var commands = 0
+    var ignored = 0
+    var staleFixes = 0
+    var regionsAdded = 0
+    var regionsRemoved = 0
+    var regionsFailed = 0
+    var events = 0
+    var eventsSuppressed = 0
+    var storageErrors = 0
+
+    /// The counters that moved, by the names `health.geofence` reports.
+    var values: [String: Int] {
+        let all = [("fixes", fixes), ("commands", commands), ("ignored", ignored), ("staleFixes", staleFixes),
+                   ("regionsAdded", regionsAdded), ("regionsRemoved", regionsRemoved), ("regionsFailed", regionsFailed),
+                   ("events", events), ("eventsSuppressed", eventsSuppressed), ("storageErrors", storageErrors)]
+        return Dictionary(uniqueKeysWithValues: all.filter { $0.1 != 0 })
+    }
+}
