@@ -19,7 +19,7 @@ enum BusBench {
         options: [
             OptionSpec("--count", value: "N", help: "messages per round", default: "500000"),
             OptionSpec("--rounds", value: "R", help: "rounds per broker; the best is reported", default: "3"),
-            OptionSpec("--curve", help: "tcp loopback with NULL and with CURVE, side by side (default: ipc, NULL)"),
+            OptionSpec("--curve", help: "measure on tcp loopback, each broker with NULL and with CURVE side by side; without it: ipc, NULL only"),
             OptionSpec("--help", help: "print this help and exit"),
         ])
 
