@@ -60,7 +60,7 @@ def netns_unavailable():
     return None
 
 
-pytestmark = pytest.mark.skipif(netns_unavailable() is not None, reason=str(netns_unavailable()))
+needs_netns = pytest.mark.skipif(netns_unavailable() is not None, reason=str(netns_unavailable()))
 
 
 @pytest.fixture
@@ -77,7 +77,7 @@ def hosts():
         assert set(table) == {"a", "b", "c"}
         yield table
     finally:
-        subprocess.run(["bash", str(SCRIPT), "down", NAME], capture_output=True, timeout=30)
+        subprocess.run(["bash", str(SCRIPT), "down", NAME], capture_output=True, timeout=60)
         leftover = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
         assert NAME + "-" not in leftover, "test namespaces left behind"
 
@@ -144,6 +144,7 @@ class Watcher:
         raise AssertionError(f"{what} did not arrive within {timeout} s; topics seen: {topics}\n{logs()}")
 
 
+@needs_netns
 def test_region_event_crosses_three_hosts_over_curve(hosts):
     directory = pathlib.Path(tempfile.mkdtemp(prefix="locus-multihost-"))
     processes = Processes(directory)
@@ -234,3 +235,21 @@ def run_scenario(hosts, directory, processes):
     # Delivered means written and fsynced on host C.
     lines = [json.loads(line) for line in notifications.read_text().splitlines() if line.strip()]
     assert any(line.get("ref") == event["id"] for line in lines), lines
+
+
+def test_bench_bus_curve_prints_null_and_curve_side_by_side():
+    """The CURVE figures come from the same run as the NULL ones, for both brokers, with nothing lost."""
+    run = subprocess.run([str(bin_dir() / "locus"), "bench", "bus", "--curve", "--count", "20000", "--rounds", "1"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    rows = {}
+    for line in run.stdout.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if cells[0].startswith(("raw libzmq", "locus-bus")):
+            rows[cells[0].split(" ")[0]] = cells
+    assert set(rows) == {"raw", "locus-bus"}, run.stdout
+    for name, cells in rows.items():
+        null_rate, curve_rate, ratio = int(cells[1]), int(cells[2]), float(cells[3])
+        assert null_rate > 0 and curve_rate > 0, run.stdout
+        assert abs(ratio - curve_rate / null_rate) < 0.01, run.stdout
+        assert cells[4] == "0 / 0", f"{name} lost messages: {run.stdout}"
