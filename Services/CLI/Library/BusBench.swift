@@ -93,7 +93,9 @@ enum BusBench {
     }
 
     /// One round: a broker on its own thread, a publisher thread, the subscriber here.
-    /// Each round has its own context, so a locus-bus ZAP handler never serves the raw proxy.
+    /// The broker has a context of its own (its own I/O thread, as in its own process), the
+    /// two clients share another; each round makes new ones, so a locus-bus ZAP handler never
+    /// serves the raw proxy.
     static func measure(_ setup: BenchSetup, count: Int, body: [UInt8], tag: String) -> (rate: Double, lost: Int) {
         let directory = NSTemporaryDirectory() + "locus-bench-\(getpid())-\(tag)"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -102,19 +104,20 @@ enum BusBench {
             FileHandle.standardError.write(Data("locus bench bus: no free tcp port on 127.0.0.1\n".utf8))
             return (0, count)
         }
+        let brokerContext = ZMQContext()
         let context = ZMQContext()
         let brokerDone = DispatchSemaphore(value: 0)
         let brokerReady = DispatchSemaphore(value: 0)
         let brokerThread = Thread {
             switch setup.broker {
-            case .raw: runRawProxy(context: context, endpoints: endpoints, serverKeys: setup.keys?.server, ready: brokerReady)
+            case .raw: runRawProxy(context: brokerContext, endpoints: endpoints, serverKeys: setup.keys?.server, ready: brokerReady)
             case .locus:
                 var configuration = BrokerConfiguration(pubEndpoint: endpoints.pub, subEndpoint: endpoints.sub)
                 configuration.highWaterMark = 0
                 configuration.healthIntervalSeconds = 5
                 configuration.authorization = setup.keys?.brokerAuthorization
                 let broker = Broker(configuration: configuration, log: ServiceLog(name: "bench", minimum: .error))
-                do { try broker.run(context: context) { brokerReady.signal() } } catch {
+                do { try broker.run(context: brokerContext) { brokerReady.signal() } } catch {
                     brokerReady.signal()
                     FileHandle.standardError.write(Data("locus bench bus: broker: \(error)\n".utf8))
                 }
@@ -183,6 +186,7 @@ enum BusBench {
             FileHandle.standardError.write(Data("locus bench bus: \(error)\n".utf8))
         }
         context.shutdown()
+        brokerContext.shutdown()
         brokerDone.wait()
         return (rate, count - received)
     }
