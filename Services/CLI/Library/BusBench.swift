@@ -7,14 +7,19 @@ import LocusProtocol
 /// `locus bench bus`: messages/s through locus-bus beside a bare libzmq XSUB/XPUB proxy
 /// (`zmq_proxy`), with the same publisher, subscriber, message and queue bounds in the
 /// same run, so the ratio is what the cache, counting and checks cost.
+///
+/// `--curve` measures both brokers on tcp loopback twice, with NULL and with CURVE, so the
+/// figures side by side show what encryption (and, for locus-bus, the ZAP allow-list and
+/// per-client grants that CURVE requires there) costs on the same machine in the same run.
 enum BusBench {
     static let spec = CommandLineSpec(
         program: "locus bench bus",
         summary: "bus throughput beside a raw libzmq proxy",
-        usage: "locus bench bus [--count N] [--rounds R]",
+        usage: "locus bench bus [--count N] [--rounds R] [--curve]",
         options: [
             OptionSpec("--count", value: "N", help: "messages per round", default: "500000"),
             OptionSpec("--rounds", value: "R", help: "rounds per broker; the best is reported", default: "3"),
+            OptionSpec("--curve", help: "measure on tcp loopback, each broker with NULL and with CURVE side by side; without it: ipc, NULL only"),
             OptionSpec("--help", help: "print this help and exit"),
         ])
 
@@ -26,30 +31,63 @@ enum BusBench {
             count = try options.int("--count") ?? 500_000
             rounds = try options.int("--rounds") ?? 3
         } catch { ServiceProgram.usageFailure("locus bench bus", error.message) }
+        guard count > 1, rounds > 0 else { ServiceProgram.usageFailure("locus bench bus", "--count > 1 and --rounds > 0") }
+        if options.flag("--curve") { return runCurve(count: count, rounds: rounds) }
         let body = sampleBody()
-        var raw: [Double] = []
-        var locus: [Double] = []
-        var lost = (raw: 0, locus: 0)
+        var raw = BenchFigure()
+        var locus = BenchFigure()
         for round in 0..<rounds {
-            let a = measure(broker: .raw, count: count, body: body, tag: "r\(round)")
-            let b = measure(broker: .locus, count: count, body: body, tag: "l\(round)")
-            raw.append(a.rate)
-            locus.append(b.rate)
-            lost.raw += a.lost
-            lost.locus += b.lost
+            raw.add(measure(BenchSetup(broker: .raw, transport: .ipc), count: count, body: body, tag: "r\(round)"))
+            locus.add(measure(BenchSetup(broker: .locus, transport: .ipc), count: count, body: body, tag: "l\(round)"))
         }
-        let bestRaw = raw.max() ?? 0
-        let bestLocus = locus.max() ?? 0
         print("| bus (\(body.count)-byte location bodies on a cached topic, \(count) msgs, best of \(rounds)) | messages/s | lost |")
         print("|---|---:|---:|")
-        print("| raw libzmq XSUB/XPUB proxy | \(Int(bestRaw)) | \(lost.raw) |")
-        print("| locus-bus (cache, counters, framing checks) | \(Int(bestLocus)) | \(lost.locus) |")
-        let ratio = bestRaw > 0 ? bestLocus / bestRaw : 0
-        print("| ratio locus-bus / raw | \(String(format: "%.2f", ratio)) | goal ≥ 0.60 |")
-        BenchRecorder.shared.record(BenchRow(name: "bus, NULL security", ours: bestLocus, peer: bestRaw,
+        print("| raw libzmq XSUB/XPUB proxy | \(Int(raw.best)) | \(raw.lost) |")
+        print("| locus-bus (cache, counters, framing checks) | \(Int(locus.best)) | \(locus.lost) |")
+        print("| ratio locus-bus / raw | \(format(ratio(locus.best, raw.best))) | goal ≥ 0.60 |")
+        BenchRecorder.shared.record(BenchRow(name: "bus, NULL security", ours: locus.best, peer: raw.best,
                                              peerName: "raw libzmq XSUB/XPUB proxy", unit: "msg/s", goal: .ratioAtLeast(0.6)))
         return 0
     }
+
+    /// NULL and CURVE for both brokers on tcp loopback, interleaved round by round so that
+    /// load from elsewhere on the machine falls on all four alike.
+    static func runCurve(count: Int, rounds: Int) -> Int32 {
+        let keys: BenchKeys
+        do { keys = try BenchKeys() } catch {
+            FileHandle.standardError.write(Data("locus bench bus: cannot make CURVE keys: \(error)\n".utf8))
+            return 1
+        }
+        let body = sampleBody()
+        var figures: [BenchSetup: BenchFigure] = [:]
+        let setups = [BrokerKind.raw, .locus].flatMap { broker in
+            [BenchSetup(broker: broker, transport: .tcp), BenchSetup(broker: broker, transport: .tcp, keys: keys)]
+        }
+        for round in 0..<rounds {
+            for (index, setup) in setups.enumerated() {
+                figures[setup, default: BenchFigure()].add(measure(setup, count: count, body: body, tag: "\(round)-\(index)"))
+            }
+        }
+        func row(_ broker: BrokerKind) -> (null: BenchFigure, curve: BenchFigure) {
+            (figures[BenchSetup(broker: broker, transport: .tcp)] ?? BenchFigure(),
+             figures[BenchSetup(broker: broker, transport: .tcp, keys: keys)] ?? BenchFigure())
+        }
+        let raw = row(.raw)
+        let locus = row(.locus)
+        print("| bus on tcp loopback (\(body.count)-byte location bodies, \(count) msgs, best of \(rounds)) | NULL messages/s | CURVE messages/s | CURVE / NULL | lost NULL / CURVE |")
+        print("|---|---:|---:|---:|---:|")
+        print("| raw libzmq XSUB/XPUB proxy (CURVE server without a ZAP handler: encrypts, admits any key) "
+            + "| \(Int(raw.null.best)) | \(Int(raw.curve.best)) | \(format(ratio(raw.curve.best, raw.null.best))) | \(raw.null.lost) / \(raw.curve.lost) |")
+        print("| locus-bus (NULL: open bus; CURVE: ZAP allow-list, per-client grants on a manual XPUB) "
+            + "| \(Int(locus.null.best)) | \(Int(locus.curve.best)) | \(format(ratio(locus.curve.best, locus.null.best))) | \(locus.null.lost) / \(locus.curve.lost) |")
+        print("| ratio locus-bus / raw | \(format(ratio(locus.null.best, raw.null.best))) | \(format(ratio(locus.curve.best, raw.curve.best))) | | |")
+        BenchRecorder.shared.record(BenchRow(name: "bus, CURVE on tcp (ZAP allow-list)", ours: locus.curve.best, peer: raw.curve.best,
+                                             peerName: "raw libzmq proxy, CURVE without ZAP", unit: "msg/s", goal: .ratioAtLeast(0.6)))
+        return 0
+    }
+
+    static func ratio(_ a: Double, _ b: Double) -> Double { b > 0 ? a / b : 0 }
+    static func format(_ value: Double) -> String { String(format: "%.2f", value) }
 
     static func sampleBody() -> [UInt8] {
         let location = Location(device: "truck-7", source: "gps", lat: 31.2304167, lon: 121.4737012, hacc: 4.2,
@@ -58,27 +96,35 @@ enum BusBench {
                                            src: "provider/bench", seq: 1))
     }
 
-    enum Kind { case raw, locus }
-
     /// One round: a broker on its own thread, a publisher thread, the subscriber here.
-    static func measure(broker kind: Kind, count: Int, body: [UInt8], tag: String) -> (rate: Double, lost: Int) {
+    /// The broker has a context of its own (its own I/O thread, as in its own process), the
+    /// two clients share another; each round makes new ones, so a locus-bus ZAP handler never
+    /// serves the raw proxy.
+    static func measure(_ setup: BenchSetup, count: Int, body: [UInt8], tag: String) -> (rate: Double, lost: Int) {
         let directory = NSTemporaryDirectory() + "locus-bench-\(getpid())-\(tag)"
-        let pubEndpoint = "ipc://\(directory)/pub"
-        let subEndpoint = "ipc://\(directory)/sub"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        guard let endpoints = setup.transport.endpoints(directory: directory) else {
+            FileHandle.standardError.write(Data("locus bench bus: no free tcp port on 127.0.0.1\n".utf8))
+            return (0, count)
+        }
+        let brokerContext = ZMQContext()
         let context = ZMQContext()
         let brokerDone = DispatchSemaphore(value: 0)
         let brokerReady = DispatchSemaphore(value: 0)
         let brokerThread = Thread {
-            switch kind {
-            case .raw: runRawProxy(context: context, pub: pubEndpoint, sub: subEndpoint, ready: brokerReady)
+            switch setup.broker {
+            case .raw: runRawProxy(context: brokerContext, endpoints: endpoints, serverKeys: setup.keys?.server, ready: brokerReady)
             case .locus:
-                var configuration = BrokerConfiguration(pubEndpoint: pubEndpoint, subEndpoint: subEndpoint)
+                var configuration = BrokerConfiguration(pubEndpoint: endpoints.pub, subEndpoint: endpoints.sub)
                 configuration.highWaterMark = 0
                 configuration.healthIntervalSeconds = 5
+                configuration.authorization = setup.keys?.brokerAuthorization
                 let broker = Broker(configuration: configuration, log: ServiceLog(name: "bench", minimum: .error))
-                try? broker.run(context: context) { brokerReady.signal() }
+                do { try broker.run(context: brokerContext) { brokerReady.signal() } } catch {
+                    brokerReady.signal()
+                    FileHandle.standardError.write(Data("locus bench bus: broker: \(error)\n".utf8))
+                }
             }
             brokerDone.signal()
         }
@@ -90,50 +136,77 @@ enum BusBench {
         do {
             let subscriber = try ZMQSocket(context: context, type: .sub)
             try subscriber.setOption(ZMQ_RCVHWM, 0)
-            try subscriber.connect(subEndpoint)
+            try setup.keys?.subscriber.apply(to: subscriber)
+            try subscriber.connect(endpoints.sub)
             try subscriber.subscribe("location.raw.bench")
             let go = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
             let probing = ManagedFlag()
+            // Releases the publisher on every path, also when receiving failed half-way.
+            defer {
+                probing.clear()
+                go.signal()
+                done.signal()
+            }
+            let publisherCurve = setup.keys?.publisher
             let publisherThread = Thread {
-                publish(context: context, endpoint: pubEndpoint, body: body, count: count, probing: probing, go: go)
+                publish(context: context, endpoint: endpoints.pub, curve: publisherCurve, body: body, count: count,
+                        probing: probing, go: go, done: done)
             }
             publisherThread.start()
             // Wait until a probe arrives: the path publisher → broker → subscriber is live.
-            while true {
-                guard let frames = try subscriber.receiveMultipart() else { continue }
-                if frames.first == Array("location.raw.bench-probe".utf8) { break }
+            var probePoller = Poller()
+            probePoller.add(subscriber)
+            var live = false
+            let probeDeadline = Date().timeIntervalSince1970 + 10
+            while !live, Date().timeIntervalSince1970 < probeDeadline {
+                guard try probePoller.poll(timeoutMilliseconds: 500)[0] else { continue }
+                while let frames = try subscriber.receiveMultipart(dontWait: true) {
+                    if frames.first == Array("location.raw.bench-probe".utf8) { live = true }
+                }
             }
             probing.clear()
             go.signal()
-            var first = 0.0
-            var last = 0.0
-            var poller = Poller()
-            poller.add(subscriber)
-            while received < count {
-                guard try poller.poll(timeoutMilliseconds: 3000)[0] else { break }
-                while received < count, let frames = try subscriber.receiveMultipart(dontWait: true) {
-                    guard frames.first == Array("location.raw.bench".utf8) else { continue }
-                    if received == 0 { first = Date().timeIntervalSince1970 }
-                    received += 1
+            if live {
+                var first = 0.0
+                var last = 0.0
+                var poller = Poller()
+                poller.add(subscriber)
+                while received < count {
+                    guard try poller.poll(timeoutMilliseconds: 3000)[0] else { break }
+                    while received < count, let frames = try subscriber.receiveMultipart(dontWait: true) {
+                        guard frames.first == Array("location.raw.bench".utf8) else { continue }
+                        if received == 0 { first = Date().timeIntervalSince1970 }
+                        received += 1
+                    }
+                    last = Date().timeIntervalSince1970
                 }
-                last = Date().timeIntervalSince1970
+                rate = last > first ? Double(received - 1) / (last - first) : 0
+            } else {
+                FileHandle.standardError.write(Data("locus bench bus: no path through the broker within 10 s (\(tag))\n".utf8))
             }
-            rate = last > first ? Double(received - 1) / (last - first) : 0
             subscriber.close()
         } catch {
             FileHandle.standardError.write(Data("locus bench bus: \(error)\n".utf8))
         }
         context.shutdown()
+        brokerContext.shutdown()
         brokerDone.wait()
         return (rate, count - received)
     }
 
-    static func publish(context: ZMQContext, endpoint: String, body: [UInt8], count: Int,
-                        probing: ManagedFlag, go: DispatchSemaphore) {
+    /// Sends `count` messages after `go`, and keeps the socket open until `done`: closing it
+    /// earlier would drop what is still queued once the linger runs out (CURVE drains slowly).
+    static func publish(context: ZMQContext, endpoint: String, curve: CurveClientOptions?, body: [UInt8], count: Int,
+                        probing: ManagedFlag, go: DispatchSemaphore, done: DispatchSemaphore) {
         do {
             let socket = try ZMQSocket(context: context, type: .pub)
-            defer { socket.close() }
+            defer {
+                done.wait()
+                socket.close()
+            }
             try socket.setOption(ZMQ_SNDHWM, 0)
+            try curve?.apply(to: socket)
             try socket.connect(endpoint)
             while probing.isSet {
                 try socket.send(topic: "location.raw.bench-probe", body: Array("{}".utf8))
@@ -150,15 +223,23 @@ enum BusBench {
         }
     }
 
-    /// The peer: libzmq's own proxy loop between an XSUB and an XPUB, nothing else.
-    static func runRawProxy(context: ZMQContext, pub: String, sub: String, ready: DispatchSemaphore) {
+    /// The peer: libzmq's own proxy loop between an XSUB and an XPUB, nothing else. With
+    /// `serverKeys` both are CURVE servers and no ZAP handler runs, so every key is admitted:
+    /// the figure is the cost of encryption alone.
+    static func runRawProxy(context: ZMQContext, endpoints: BusEndpoints, serverKeys: CurveKeyPair?, ready: DispatchSemaphore) {
         do {
             let frontend = try ZMQSocket(context: context, type: .xsub)
             let backend = try ZMQSocket(context: context, type: .xpub)
             try frontend.setOption(ZMQ_RCVHWM, 0)
             try backend.setOption(ZMQ_SNDHWM, 0)
-            try frontend.bind(pub)
-            try backend.bind(sub)
+            if let serverKeys {
+                for socket in [frontend, backend] {
+                    try socket.setOption(ZMQ_CURVE_SERVER, 1)
+                    try socket.setOption(ZMQ_CURVE_SECRETKEY, bytes: Array(serverKeys.secretKey.utf8))
+                }
+            }
+            try frontend.bind(endpoints.pub)
+            try backend.bind(endpoints.sub)
             ready.signal()
             zmq_proxy(frontend.handle, backend.handle, nil)
             frontend.close()
@@ -167,6 +248,91 @@ enum BusBench {
             ready.signal()
             FileHandle.standardError.write(Data("raw proxy: \(error)\n".utf8))
         }
+    }
+}
+
+/// The best rate over rounds and the messages lost in all of them.
+struct BenchFigure {
+    var best = 0.0
+    var lost = 0
+
+    mutating func add(_ round: (rate: Double, lost: Int)) {
+        best = max(best, round.rate)
+        lost += round.lost
+    }
+}
+
+enum BrokerKind: Hashable { case raw, locus }
+
+/// How the bench's endpoints are reached.
+enum BenchTransport: Hashable {
+    case ipc, tcp
+
+    func endpoints(directory: String) -> BusEndpoints? {
+        switch self {
+        case .ipc: return BusEndpoints(pub: "ipc://\(directory)/pub", sub: "ipc://\(directory)/sub")
+        case .tcp:
+            guard let pub = LoopbackPort.free(), let sub = LoopbackPort.free(), pub != sub else { return nil }
+            return BusEndpoints(pub: "tcp://127.0.0.1:\(pub)", sub: "tcp://127.0.0.1:\(sub)")
+        }
+    }
+}
+
+/// One measured configuration: which broker, over what, and with CURVE keys or not.
+struct BenchSetup: Hashable {
+    var broker: BrokerKind
+    var transport: BenchTransport
+    var keys: BenchKeys?
+}
+
+/// Keys for a CURVE round: the bus, a publisher with the provider role (it sends
+/// `location.raw.*`) and a subscriber with the service role (it may read them).
+struct BenchKeys: Hashable {
+    let server: CurveKeyPair
+    let publisherPair: CurveKeyPair
+    let subscriberPair: CurveKeyPair
+
+    init() throws(CurveKeyError) {
+        server = try CurveKeyPair.generate()
+        publisherPair = try CurveKeyPair.generate()
+        subscriberPair = try CurveKeyPair.generate()
+    }
+
+    var publisher: CurveClientOptions { CurveClientOptions(keyPair: publisherPair, serverPublicKey: server.publicKey) }
+    var subscriber: CurveClientOptions { CurveClientOptions(keyPair: subscriberPair, serverPublicKey: server.publicKey) }
+
+    /// What locus-bus needs for CURVE: the allow-list of the two bench clients and its keys.
+    var brokerAuthorization: BrokerAuthorization {
+        let list = AllowList(entries: [
+            AllowListEntry(name: "bench-publisher", publicKey: publisherPair.publicKey, roles: [.provider],
+                           manifest: UsageManifest(), restricted: false, autoGrant: nil),
+            AllowListEntry(name: "bench-subscriber", publicKey: subscriberPair.publicKey, roles: [.service],
+                           manifest: UsageManifest(), restricted: false, autoGrant: nil),
+        ])
+        return BrokerAuthorization(allowList: list, serverKeys: server)
+    }
+
+    static func == (a: BenchKeys, b: BenchKeys) -> Bool { a.server.publicKey == b.server.publicKey }
+    func hash(into hasher: inout Hasher) { hasher.combine(server.publicKey) }
+}
+
+/// A tcp port on 127.0.0.1 that nothing listens on right now (the kernel's pick for port 0).
+enum LoopbackPort {
+    static func free() -> Int? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
+            }
+        }
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 }
 

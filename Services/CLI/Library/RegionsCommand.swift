@@ -28,6 +28,8 @@ enum RegionsCommand {
             OptionSpec("--no-exit", help: "no exit events (add)"),
             OptionSpec("--pub", value: "ENDPOINT", help: "bus endpoint to publish to", environment: "LOCUS_PUB"),
             OptionSpec("--sub", value: "ENDPOINT", help: "bus endpoint to subscribe to", environment: "LOCUS_SUB"),
+            OptionSpec("--curve-key", value: "FILE", help: "the owner's CURVE keypair file for a tcp bus", environment: "LOCUS_CURVE_KEY"),
+            OptionSpec("--curve-server-key", value: "FILE", help: "the bus's CURVE public key file", environment: "LOCUS_CURVE_SERVER_KEY"),
             OptionSpec("--timeout", value: "SECONDS", help: "wait for replies this long per attempt", default: "3"),
             OptionSpec("--attempts", value: "N", help: "send a command at most this often", default: "3"),
             OptionSpec("--help", help: "print this help and exit"),
@@ -69,17 +71,21 @@ enum RegionsCommand {
         }
         let timeout: Double
         let attempts: Int
+        let curve: CurveClientOptions?
         do {
             timeout = try options.double("--timeout") ?? 3
             attempts = try options.int("--attempts") ?? 3
         } catch { ServiceProgram.usageFailure("locus regions", error.message) }
+        do {
+            curve = try CurveClientOptions.load(keyFile: options.string("--curve-key"), serverKeyFile: options.string("--curve-server-key"))
+        } catch { ServiceProgram.usageFailure("locus regions", "\(error)") }
         var endpoints = BusEndpoints.fromEnvironment()
         if let pub = options.string("--pub") { endpoints.pub = pub }
         if let sub = options.string("--sub") { endpoints.sub = sub }
 
         let replies: [Body?]
         do {
-            replies = try RegionCommandExchange(endpoints: endpoints, owner: owner)
+            replies = try RegionCommandExchange(endpoints: endpoints, owner: owner, curve: curve)
                 .send(commands, timeoutSeconds: timeout, attempts: max(1, attempts))
         } catch {
             FileHandle.standardError.write(Data("locus regions: \(error)\n".utf8))
@@ -143,13 +149,15 @@ enum RegionsCommand {
 struct RegionCommandExchange {
     let endpoints: BusEndpoints
     let owner: String
+    /// The owner's keys on a CURVE bus (tcp); nil on a local NULL bus.
+    var curve: CurveClientOptions? = nil
     /// Commands in flight at once, well below the bus's queue bounds.
     let window = 500
 
     func send(_ commands: [Body], timeoutSeconds: Double, attempts: Int) throws -> [Body?] {
         let context = ZMQContext()
-        let subscriber = try BusSubscriber(context: context, endpoint: endpoints.sub, prefixes: [Topic.regionState(owner), Topic.regionEvent(owner)])
-        let publisher = try BusPublisher(context: context, endpoint: endpoints.pub, source: "cli/regions")
+        let subscriber = try BusSubscriber(context: context, endpoint: endpoints.sub, prefixes: [Topic.regionState(owner), Topic.regionEvent(owner)], curve: curve)
+        let publisher = try BusPublisher(context: context, endpoint: endpoints.pub, source: "cli/regions", curve: curve)
         defer {
             subscriber.socket.close()
             publisher.socket.close()
