@@ -18,6 +18,9 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     private var finishedSources = 0
     private let stopRequest = Wakeup()
     private var counters = Counters()
+    /// Per-message counts as plain integers (no string hashing on the hot path).
+    private var received = 0
+    private var otherShard = 0
     private var recent = RecentIDs()
     private var sequences = SequenceTracker()
     private var ids = MessageIDGenerator()
@@ -143,14 +146,17 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     }
 
     private func summary(publisher: BusPublisher) -> String {
-        "sent=\(publisher.sent) received=\(counters["received"]) rejected=\(counters["rejected"]) dropped=\(publisher.dropped)"
+        "sent=\(publisher.sent) received=\(received) rejected=\(counters["rejected"]) dropped=\(publisher.dropped)"
     }
 
     private func healthMessage(now: Double, publisher: BusPublisher, subscriber: BusSubscriber?) -> Outbound {
         var values = counters.values
         values["sent"] = publisher.sent
         values["dropped"] = publisher.dropped
-        values["gaps"] = sequences.missing
+        values["gaps"] = sequences.missing + (subscriber?.sequences.missing ?? 0)
+        values["duplicates"] = counters["duplicates"] + (subscriber?.duplicates ?? 0)
+        values["received"] = received
+        if otherShard > 0 { values["otherShard"] = otherShard }
         for (key, value) in logic.healthCounters { values[key] = value }
         var detail = logic.healthDetail ?? [:]
         detail["pid"] = String(getpid())
@@ -198,7 +204,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         }
         batch(now: stdioClock, emit: emit) { held in held(logic.finish(now: stdioClock)) }
         output.flush()
-        log.info("stopped: sent=\(counters["sent"]) received=\(counters["received"]) rejected=\(counters["rejected"])")
+        log.info("stopped: sent=\(counters["sent"]) received=\(received) rejected=\(counters["rejected"])")
         return 0
     }
 
@@ -239,26 +245,28 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     private func handle(_ received: BusSubscriber.Received, now: Double) -> [Outbound] {
         switch received {
         case .duplicate:
-            counters.add("duplicates")
-            return []
+            return []  // counted by the subscriber
         case let .rejected(topic, error):
             return reject(error, topic: topic, now: now)
         case let .message(topic, message, _):
-            return deliver(message, topic: topic, now: now)
+            return deliver(message, topic: topic, now: now, screened: true)
         }
     }
 
-    private func deliver(_ message: Message, topic: String, now: Double) -> [Outbound] {
+    /// `screened`: the bus subscriber has already dropped repeats and followed `seq`, so it is not done twice.
+    private func deliver(_ message: Message, topic: String, now: Double, screened: Bool = false) -> [Outbound] {
         guard settings.shard.accepts(topic: topic) else {
-            counters.add("otherShard")
+            otherShard += 1
             return []
         }
-        guard recent.insert(message.envelope.id) else {
-            counters.add("duplicates")
-            return []
+        if !screened {
+            guard recent.insert(message.envelope.id) else {
+                counters.add("duplicates")
+                return []
+            }
+            sequences.observe(src: message.envelope.src, seq: message.envelope.seq)
         }
-        counters.add("received")
-        sequences.observe(src: message.envelope.src, seq: message.envelope.seq)
+        received += 1
         return logic.receive(message, topic: topic, now: now)
     }
 
