@@ -11,6 +11,7 @@ import uuid
 import pytest
 
 from conftest import Bus, bin_dir, envelope
+from test_docs import errors
 
 
 def region_event(index, t):
@@ -111,6 +112,8 @@ def test_the_bus_replays_matching_events_then_the_marker_and_never_forwards_the_
     replayed = []
     _, marker = bus.wait_for(everything, lambda topic, body: replayed.append((topic, body)) or topic == f"bus.replayed.{requester}")
     assert marker["type"] == "bus.replayed" and marker["re"] == request["id"] and marker["count"] == 3
+    assert errors(request) == [] and errors(marker) == [], "both match docs/schema"
+    assert errors({**request, "prefixes": []}) != [] and errors({**marker, "count": -1}) != []
     assert [b["id"] for t, b in replayed if t.startswith("region.event.")] == [b["id"] for b in bodies]
     assert all(t != "bus.replay" for t, _ in replayed), "the request is for the bus alone"
     # A request for the future replays nothing.
