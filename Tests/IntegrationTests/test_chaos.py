@@ -31,7 +31,8 @@ def test_hundred_kills_lose_nothing_repeat_nothing_and_keep_order(tmp_path):
     assert all(count > 0 for count in report["kills_by_service"].values())
     assert report["duplicates"] == []
     assert report["extra"] == []
-    assert report["missing_unexplained"] == [], json.dumps(report, indent=1)
+    assert report["missing"] == [], json.dumps(report, indent=1)
+    assert report["delivered"] == report["reference"]
     assert report["ok"]
 
 

@@ -10,6 +10,10 @@ let spec = CommandLineSpec(
     options: ServiceProgram.commonOptions + [
         OptionSpec("--hwm", value: "N", help: "per-peer queue bound in messages; losses beyond it are counted", default: "100000"),
         OptionSpec("--cache-capacity", value: "N", help: "most distinct topics kept in the last-value cache", default: "1000000"),
+        OptionSpec("--replay-prefixes", value: "LIST", help: "comma-separated event topic prefixes kept for bus.replay (empty: no replay)",
+                   default: ReplayRing.defaultPrefixes.joined(separator: ",")),
+        OptionSpec("--replay-capacity", value: "N", help: "most event messages kept for bus.replay", default: "100000"),
+        OptionSpec("--replay-seconds", value: "SECONDS", help: "oldest event (since the bus received it) bus.replay re-sends", default: "3600"),
         OptionSpec("--allow", value: "FILE", help: "allow-list JSON (clients, keys, roles, manifests): turns on authorization"),
         OptionSpec("--curve-secret", value: "FILE", help: "the bus's keypair file (locus keys gen): tcp endpoints use CURVE + ZAP"),
         OptionSpec("--state", value: "DIR", help: "directory for auth-state.json (authorization survives restarts)"),
@@ -36,6 +40,14 @@ var configuration = BrokerConfiguration(pubEndpoint: settings.endpoints.pub, sub
 do {
     configuration.highWaterMark = Int32(try options.int("--hwm") ?? 100_000)
     configuration.cacheCapacity = try options.int("--cache-capacity") ?? 1_000_000
+    if let list = options.string("--replay-prefixes") {
+        configuration.replayPrefixes = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+    configuration.replayCapacity = try options.int("--replay-capacity") ?? ReplayRing.defaultCapacity
+    configuration.replayMaxAgeSeconds = try options.double("--replay-seconds") ?? ReplayRing.defaultMaxAgeSeconds
+    guard configuration.replayCapacity >= 0, configuration.replayMaxAgeSeconds.isFinite, configuration.replayMaxAgeSeconds > 0 else {
+        ServiceProgram.usageFailure("locus-bus", "--replay-capacity must be ≥ 0 and --replay-seconds > 0")
+    }
 } catch {
     ServiceProgram.usageFailure("locus-bus", error.message)
 }

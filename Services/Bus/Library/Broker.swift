@@ -24,6 +24,7 @@ public final class Broker {
         return all
     }
     var cache: LastValueCache
+    var replayRing: ReplayRing
     private var ids = MessageIDGenerator()
     private var seq = 0
     private let started = Date().timeIntervalSince1970
@@ -40,6 +41,8 @@ public final class Broker {
         var prefixes = configuration.cachePrefixes
         if configuration.authorization != nil { prefixes.append("auth.pending.") }
         cache = LastValueCache(prefixes: prefixes, capacity: configuration.cacheCapacity)
+        replayRing = ReplayRing(prefixes: configuration.replayPrefixes, capacity: configuration.replayCapacity,
+                                maxAgeSeconds: configuration.replayMaxAgeSeconds)
         enforcement = configuration.authorization.map { Enforcement(settings: $0, log: log) }
     }
 
@@ -134,6 +137,42 @@ public final class Broker {
 
     func didForward(topic: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) {
         cache.store(topic: topic, body: body)
+        replayRing.store(topic: topic, body: body, now: { Date().timeIntervalSince1970 })
+    }
+
+    /// Answers a `bus.replay` request (the Forwarder hands it over instead of forwarding it):
+    /// re-sends the matching ring messages in their original order, then the marker.
+    func serveReplay(body: UnsafeRawBufferPointer, backend: ZMQSocket) throws(ZMQError) {
+        let now = Date().timeIntervalSince1970
+        let message: Message
+        let request: BusReplayRequest
+        do throws(ProtocolError) {
+            message = try MessageCodec.decode(body)
+            guard case .other(BusReplayRequest.type, let fields) = message.body else {
+                throw ProtocolError(code: .invalidValue, field: "type", message: "expected type bus.replay on topic bus.replay")
+            }
+            request = try BusReplayRequest(fields: fields)
+        } catch {
+            otherCounters.add("replayRejected")
+            log.warn("rejected a replay request: \(error)")
+            publish(.error(ErrorReport(code: "invalidReplay", message: error.message, topic: BusReplayRequest.topic)),
+                    topic: Topic.error("bus"), on: backend, now: now)
+            return
+        }
+        let entries = replayRing.matching(prefixes: request.prefixes, since: request.since, now: now)
+        var sent = 0
+        for entry in entries {
+            if try !backend.send(entry.topic, more: true, dontWait: true) {
+                dropped += 1
+                continue
+            }
+            try backend.send(entry.body)
+            sent += 1
+        }
+        otherCounters.add("replayRequests")
+        otherCounters.add("replayedEvents", sent)
+        log.info("replayed \(sent) message(s) to \(request.requester) (\(request.prefixes.joined(separator: " ")) since \(request.since.map { String($0) } ?? "any time"))")
+        publish(BusReplayed(re: message.envelope.id, count: sent).body, topic: request.markerTopic, on: backend, now: now)
     }
 
     func reject(_ reason: String, backend: ZMQSocket) {
@@ -179,6 +218,8 @@ public final class Broker {
         var values = counters.values
         values["cachedTopics"] = cache.count
         values["cacheRefused"] = cache.refused
+        values["replayRingMessages"] = replayRing.count
+        values["replayRingOverwritten"] = replayRing.overwritten
         // Degraded while losses are recent: drops since the previous report, or a full cache.
         let state: HealthState = dropped > droppedAtLastHealth || cache.refused > 0 ? .degraded : .ok
         droppedAtLastHealth = dropped

@@ -9,6 +9,12 @@ public struct BrokerConfiguration: Sendable {
     public var healthIntervalSeconds: Double = 2
     public var cachePrefixes: [String] = LastValueCache.defaultPrefixes
     public var cacheCapacity: Int = 1_000_000
+    /// Event topics kept for `bus.replay` (ReplayRing); empty turns replay off.
+    public var replayPrefixes: [String] = ReplayRing.defaultPrefixes
+    /// Most messages the replay ring holds.
+    public var replayCapacity: Int = ReplayRing.defaultCapacity
+    /// Oldest message (seconds since the bus received it) a replay re-sends.
+    public var replayMaxAgeSeconds: Double = ReplayRing.defaultMaxAgeSeconds
     /// The `src` of the broker's own messages.
     public var source: String = "bus/main"
     /// More endpoints bound beside the main ones, e.g. an ipc pair for local services next to tcp with CURVE.

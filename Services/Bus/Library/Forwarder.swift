@@ -1,5 +1,6 @@
 import CZeroMQ
 import LocusBus
+import LocusProtocol
 
 /// Moves whole two-frame messages from the XSUB side to the XPUB side without copying
 /// them (zmq_msg_t handed from recv to send), in batches so the poll loop stays cheap.
@@ -49,9 +50,20 @@ struct Forwarder {
                !broker.admit(topic: topicBytes, body: bodyBytes, userID: zmq_msg_gets(&topic, "User-Id"), backend: backend) {
                 continue
             }
+            if Self.isReplayRequest(topic: topicBytes) {
+                try broker.serveReplay(body: bodyBytes, backend: backend)
+                continue
+            }
             broker.didForward(topic: topicBytes, body: bodyBytes)
             try send(topic: output, backend: backend, broker: broker)
         }
+    }
+
+    private static let replayTopic = Array(BusReplayRequest.topic.utf8)
+
+    /// `bus.replay` is addressed to the bus itself and never forwarded.
+    static func isReplayRequest(topic: UnsafeRawBufferPointer) -> Bool {
+        topic.count == replayTopic.count && topic.elementsEqual(replayTopic)
     }
 
     /// Cheap checks only (the bus forwards, it does not parse bodies): a topic of printable

@@ -21,6 +21,8 @@ let spec = CommandLineSpec(
         OptionSpec("--retry-max", value: "SECONDS", help: "longest retry delay", default: "60"),
         OptionSpec("--exec-timeout", value: "SECONDS", help: "kill an exec sink command after this long", default: "30"),
         OptionSpec("--http-timeout", value: "SECONDS", help: "webhook and MQTT timeout per attempt", default: "10"),
+        OptionSpec("--no-replay", help: "on start, do not ask the bus for the events published while the notifier was down"),
+        OptionSpec("--replay-margin", value: "SECONDS", help: "replay from this long before the last event received", default: "10"),
         OptionSpec("--mqtt-user", value: "USER", help: "OwnTracks user in owntracks/USER/DEVICE/event", default: "locus"),
     ],
     footer: """
@@ -64,6 +66,11 @@ configuration.mergeWindowSeconds = positive("--merge-window", 0, allowZero: true
 configuration.progressStepMeters = positive("--progress-step", 1_000)
 configuration.arrivalRadiusMeters = positive("--arrival-radius", 500)
 configuration.drainTimeoutSeconds = positive("--drain-timeout", 10, allowZero: true)
+if !settings.stdio && !options.flag("--no-replay") {
+    var replay = ReplaySettings(requester: "notifier-\(getpid())")
+    replay.marginSeconds = positive("--replay-margin", 10, allowZero: true)
+    configuration.replay = replay
+}
 let policy = RetryPolicy(initialDelaySeconds: positive("--retry-initial", 0.5), maximumDelaySeconds: positive("--retry-max", 60))
 var sinkOptions = SinkOptions()
 sinkOptions.execTimeoutSeconds = positive("--exec-timeout", 30)

@@ -22,6 +22,12 @@ public struct NotifierConfiguration: Sendable {
     /// Default arrival radius, metres (the seed: "arrived within 500 m").
     public var arrivalRadiusMeters: Double = 500
 
+    // MARK: restart
+
+    /// Asks the bus to replay the events published while this notifier was down
+    /// (`bus.replay`, docs/reliability.md); nil in `--stdio` mode and in tests without a bus.
+    public var replay: ReplaySettings?
+
     // MARK: shutdown
 
     /// How long `finish` waits for sinks to take everything (end of `--stdio` input).

@@ -8,8 +8,12 @@ public import LocusProtocol
 /// back out of `tick` and `finish` as `notify.<sink>` messages.
 public struct NotifierLogic: ServiceLogic {
     public static let service = "notifier"
-    public let subscriptions = [Topic.regionEventPrefix, Topic.visitPrefix, Topic.authStatusPrefix,
-                                Topic.locationFusedPrefix, "notify.request"]
+    public static let baseSubscriptions = [Topic.regionEventPrefix, Topic.visitPrefix, Topic.authStatusPrefix,
+                                           Topic.locationFusedPrefix, "notify.request"]
+    /// The base topics, plus the replay marker's when the notifier catches up after restarts.
+    public var subscriptions: [String] {
+        Self.baseSubscriptions + (replayGate.map { [$0.markerTopic] } ?? [])
+    }
 
     private let configuration: NotifierConfiguration
     private let outbox: Outbox
@@ -19,6 +23,8 @@ public struct NotifierLogic: ServiceLogic {
     private var destinations: [String: Destination] = [:]
     private var authorizations: [String: AuthStatus] = [:]
     private var counts: [String: Int] = [:]
+    /// Present when `configuration.replay` is set (bus mode).
+    private var replayGate: ReplayGate?
 
     /// - Parameters:
     ///   - outbox: this thread's connection to the durable outbox.
@@ -27,6 +33,7 @@ public struct NotifierLogic: ServiceLogic {
         self.configuration = configuration
         self.outbox = outbox
         self.delivery = delivery
+        replayGate = configuration.replay.map(ReplayGate.init(settings:))
         cooldown = Cooldown(windowSeconds: configuration.cooldownSeconds)
         merger = BurstMerger(windowSeconds: configuration.mergeWindowSeconds)
         for (device, json) in try outbox.loadDestinations() {
@@ -38,22 +45,44 @@ public struct NotifierLogic: ServiceLogic {
     // MARK: ServiceLogic
 
     public mutating func receive(_ message: Message, topic: String, now: Double) -> [Outbound] {
+        if var gate = replayGate {
+            defer { replayGate = gate }
+            if topic == gate.markerTopic {
+                count("replayMarkers")
+                if case .other(BusReplayed.type, let fields) = message.body, let marker = try? BusReplayed(fields: fields) {
+                    count("replayedEvents", by: marker.count)
+                }
+                return handle(gate.markerArrived(), now: now)
+            }
+            if gate.hold(message, topic: topic) {
+                count("heldDuringReplay")
+                return []
+            }
+        }
+        return handle(message, topic: topic, now: now)
+    }
+
+    private mutating func handle(_ messages: [(message: Message, topic: String)], now: Double) -> [Outbound] {
+        messages.flatMap { handle($0.message, topic: $0.topic, now: now) }
+    }
+
+    private mutating func handle(_ message: Message, topic: String, now: Double) -> [Outbound] {
         let id = message.envelope.id
         let t = message.envelope.t
         var output: [Outbound] = []
         switch message.body {
         case .regionEvent(let event) where topic.hasPrefix(Topic.regionEventPrefix):
-            guard firstSighting(id, t: t, output: &output) else { return output }
+            guard firstSighting(id, t: t, topic: topic, now: now, output: &output) else { return output }
             regionEvent(event, id: id, t: t, output: &output)
         case .visit(let visit) where topic.hasPrefix(Topic.visitPrefix):
-            guard firstSighting(id, t: t, output: &output) else { return output }
+            guard firstSighting(id, t: t, topic: topic, now: now, output: &output) else { return output }
             let kind: NotificationKind = visit.departure == nil ? .visitArrival : .visitDeparture
             let time = visit.departure ?? visit.arrival
             let values = ["device": visit.device, "time": Self.timeText(time)]
             store(make(kind, id: "n-\(id)", ref: id, t: t, values: values, device: visit.device,
                        lat: visit.lat, lon: visit.lon, accuracy: visit.hacc), cooldownKey: nil, output: &output)
         case .authStatus(let status) where topic.hasPrefix(Topic.authStatusPrefix):
-            guard firstSighting(id, t: t, output: &output) else { return output }
+            guard firstSighting(id, t: t, topic: topic, now: now, output: &output) else { return output }
             let previous = authorizations.updateValue(status, forKey: status.client)
             guard let previous, previous.status != status.status || previous.accuracy != status.accuracy else { return output }
             let values = ["client": status.client, "status": status.status.rawValue, "accuracy": status.accuracy.rawValue,
@@ -63,7 +92,7 @@ public struct NotifierLogic: ServiceLogic {
         case .location(let location) where topic.hasPrefix(Topic.locationFusedPrefix):
             destinationProgress(location, id: id, t: t, output: &output)
         case .other(let type, let fields) where topic == "notify.request":
-            guard firstSighting(id, t: t, output: &output) else { return output }
+            guard firstSighting(id, t: t, topic: topic, now: now, output: &output) else { return output }
             do {
                 request(try NotifyRequest(type: type, fields: fields), id: id, t: t, output: &output)
             } catch {
@@ -77,7 +106,7 @@ public struct NotifierLogic: ServiceLogic {
     }
 
     public mutating func tick(now: Double) -> [Outbound] {
-        var output: [Outbound] = []
+        var output = replayTick(now: now)
         for burst in merger.due(now: now) { flush(burst, output: &output) }
         delivery?.wake()
         return output + (delivery?.takeReports() ?? [])
@@ -95,6 +124,39 @@ public struct NotifierLogic: ServiceLogic {
             output += delivery.takeReports()
         }
         return output
+    }
+
+    /// Sends the replay request on the first tick, repeats it while its marker is overdue,
+    /// and releases the held events when the bus never answers.
+    private mutating func replayTick(now: Double) -> [Outbound] {
+        guard var gate = replayGate else { return [] }
+        defer { replayGate = gate }
+        switch gate.phase {
+        case .idle:
+            let point: Double?
+            do { point = try outbox.replayPoint(orStart: now) } catch {
+                let released = gate.release()
+                return [reject("outboxFailed", "cannot read the replay point: \(error)", topic: nil, ref: nil, t: now)]
+                    + handle(released, now: now)
+            }
+            let (request, released) = gate.start(replayPoint: point, now: now)
+            if request != nil { count("replayRequests") }
+            return (request.map { [$0] } ?? []) + handle(released, now: now)
+        case .waiting:
+            switch gate.tick(now: now) {
+            case .nothing:
+                return []
+            case .resend(let request):
+                count("replayRequests")
+                return [request]
+            case .gaveUp:
+                let released = gate.release()
+                return [reject("replayTimeout", "the bus did not answer bus.replay after \(gate.settings.attempts) attempt(s); events published while the notifier was down may be missing",
+                               topic: BusReplayRequest.topic, ref: nil, t: now)] + handle(released, now: now)
+            }
+        case .open:
+            return []
+        }
     }
 
     public var healthCounters: [String: Int] {
@@ -198,10 +260,14 @@ public struct NotifierLogic: ServiceLogic {
 
     // MARK: storing
 
-    /// Records the event id; a repeat (also one from before a restart) yields nothing.
-    private mutating func firstSighting(_ id: String, t: Double, output: inout [Outbound]) -> Bool {
+    /// Records the event id; a repeat (also one from before a restart) yields nothing. An
+    /// event on a replayed topic also moves the replay point to `now`.
+    private mutating func firstSighting(_ id: String, t: Double, topic: String, now: Double, output: inout [Outbound]) -> Bool {
         do {
-            if try outbox.markSeen(eventID: id, t: t) { return true }
+            if try outbox.markSeen(eventID: id, t: t) {
+                if let gate = replayGate, gate.isEvent(topic) { try outbox.noteEventReceived(at: now) }
+                return true
+            }
             count("duplicates")
             return false
         } catch {

@@ -25,6 +25,7 @@ public final class Outbox {
             CREATE TABLE IF NOT EXISTS cursors(sink TEXT PRIMARY KEY, seq INTEGER NOT NULL);
             CREATE TABLE IF NOT EXISTS events(id TEXT PRIMARY KEY, t REAL NOT NULL);
             CREATE TABLE IF NOT EXISTS destinations(device TEXT PRIMARY KEY, json TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS clock(name TEXT PRIMARY KEY, t REAL NOT NULL);
             """)
     }
 
@@ -76,6 +77,25 @@ public final class Outbox {
     public func markSeen(eventID: String, t: Double) throws(SQLiteError) -> Bool {
         try database.query("INSERT OR IGNORE INTO events(id, t) VALUES (?, ?)", [.text(eventID), .real(t)])
         return database.changes == 1
+    }
+
+    // MARK: replay point
+
+    /// The wall time an event was last received (or, before any event, the outbox was first
+    /// opened with replay on); a restart asks the bus for the events after it. Returns the
+    /// stored time, or nil when there was none (a fresh outbox, which then stores `now` and
+    /// must not replay history).
+    public func replayPoint(orStart now: Double) throws(SQLiteError) -> Double? {
+        let rows = try database.query("SELECT t FROM clock WHERE name = 'lastEvent'")
+        if let stored = rows.first?.first?.real { return stored }
+        try noteEventReceived(at: now)
+        return nil
+    }
+
+    /// Moves the replay point forward to `t` (wall time an event was received).
+    public func noteEventReceived(at t: Double) throws(SQLiteError) {
+        try database.query("INSERT INTO clock(name, t) VALUES ('lastEvent', ?) ON CONFLICT(name) DO UPDATE SET t = max(t, excluded.t)",
+                           [.real(t)])
     }
 
     // MARK: destinations

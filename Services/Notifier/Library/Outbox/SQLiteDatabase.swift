@@ -86,4 +86,11 @@ enum SQLValue: Equatable {
 
     var int: Int64? { if case .integer(let value) = self { return value }; return nil }
     var string: String? { if case .text(let value) = self { return value }; return nil }
+    var real: Double? {
+        switch self {
+        case .real(let value): return value
+        case .integer(let value): return Double(value)
+        default: return nil
+        }
+    }
 }
