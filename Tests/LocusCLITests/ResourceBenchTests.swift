@@ -15,6 +15,20 @@ final class ResourceBenchTests: XCTestCase {
         XCTAssertNil(ProcSample.parse(status: "VmRSS:\t10 kB\n", stat: "1 (x) S 1"))
     }
 
+    func testParsesPSSFromSmapsRollup() {
+        let rollup = "55d0-7ffe ---p 00000000 00:00 0 [rollup]\nRss:\t   22000 kB\nPss:\t    9312 kB\nPss_Anon:\t 2000 kB\n"
+        XCTAssertEqual(ProcSample.parsePss(rollup: rollup), 9312)
+        XCTAssertNil(ProcSample.parsePss(rollup: "Rss:\t 1 kB\n"))
+    }
+
+    func testPSSOfThisProcessIsPositiveAndAtMostItsRSS() throws {
+        let pid = getpid()
+        let pss = try XCTUnwrap(ProcSample.readPssKilobytes(pid: pid))
+        let rss = try XCTUnwrap(ProcSample.read(pid: pid)).rssKilobytes
+        XCTAssertGreaterThan(pss, 0)
+        XCTAssertLessThanOrEqual(pss, rss + 1024)  // read a moment apart; allow a little growth
+    }
+
     func testCPUPercentIsTicksOverWallTime() {
         let before = ProcSample(rssKilobytes: 1, cpuTicks: 100)
         let after = ProcSample(rssKilobytes: 1, cpuTicks: 150)

@@ -40,6 +40,8 @@ enum PipelineBench {
     struct Result {
         var latencies: [Double]
         var hops: [Double]
+        /// Each scored notification split at the hops it took, so a stall is pinned to a service.
+        var stages: StageLatencies
         var fixesSent: Int
         var events: Int
         var notifications: Int
@@ -89,6 +91,10 @@ enum PipelineBench {
             |---|---:|---:|---:|---:|
             | raw fix → notify.* (bus, fusion, geofence, notifier) | \(result.latencies.count) | \(ms(ours.p50)) | \(ms(ours.p99)) | \(ms(ours.max)) |
             | raw fix → this subscriber (one hop through locus-bus) | \(result.hops.count) | \(ms(hop.p50)) | \(ms(hop.p99)) | \(ms(hop.max)) |
+            \(result.stages.rows.map { row in
+                let p = Percentiles(row.samples)
+                return "| \(row.name) | \(row.samples.count) | \(ms(p.p50)) | \(ms(p.p99)) | \(ms(p.max)) |"
+            }.joined(separator: "\n"))
 
             region events \(result.events), notifications \(result.notifications), unmatched \(result.unmatched)
             """
@@ -109,7 +115,7 @@ enum PipelineBench {
         let context = ZMQContext()
         let subscriber = try BusSubscriber(context: context, endpoint: stack.endpoints.sub,
                                            prefixes: [Topic.health(""), Topic.regionStatePrefix, Topic.regionEventPrefix, "notify.",
-                                                      Topic.locationRaw("pipe-")])
+                                                      Topic.locationRaw("pipe-"), Topic.locationFused("pipe-")])
         let publisher = try BusPublisher(context: context, endpoint: stack.endpoints.pub, source: "provider/bench")
         defer {
             subscriber.socket.close()
@@ -139,6 +145,9 @@ enum PipelineBench {
         var ids = MessageIDGenerator()
         var sendTimes: [String: Double] = [:]  // "device@t" → wall time the fix left
         var eventFixes: [String: (key: String, t: Double)] = [:]  // event id → its deciding fix
+        var fusedArrivals: [String: Double] = [:]  // "device@t" → wall time its fused fix arrived here
+        var eventArrivals: [String: Double] = [:]  // event id → wall time it arrived here
+        var fusedHops: [Double] = []
         var notificationArrivals: [(ref: String, at: Double)] = []
         var hops: [Double] = []
         var events = 0
@@ -153,9 +162,15 @@ enum PipelineBench {
                 case .location(let fix) where topic.hasPrefix(Topic.locationRawPrefix):
                     if message.envelope.t >= scoredFrom { hops.append(now - message.envelope.t) }
                     _ = fix
+                case .location(let fix) where topic.hasPrefix(Topic.locationFusedPrefix):
+                    if message.envelope.t >= scoredFrom {
+                        fusedHops.append(now - message.envelope.t)
+                        fusedArrivals[key(fix.device, message.envelope.t)] = now
+                    }
                 case .regionEvent(let event):
                     events += 1
                     eventFixes[message.envelope.id] = (key(event.device, event.location.t), event.location.t)
+                    eventArrivals[message.envelope.id] = now
                 case .notification(let notification) where notification.status == .delivered:
                     notificationArrivals.append((notification.ref, now))
                 default: break
@@ -194,6 +209,8 @@ enum PipelineBench {
 
         var latencies: [Double] = []
         var unmatched = 0
+        var stages = StageLatencies()
+        stages.add("raw fix → location.fused (bus, fusion, bus), every fix", fusedHops)
         for arrival in notificationArrivals {
             guard let fix = eventFixes[arrival.ref] else { unmatched += 1; continue }
             guard let sent = sendTimes[fix.key] else {
@@ -201,8 +218,13 @@ enum PipelineBench {
                 continue
             }
             latencies.append(arrival.at - sent)
+            if let fused = fusedArrivals[fix.key], let event = eventArrivals[arrival.ref] {
+                stages.add("  of which raw fix → location.fused", [fused - sent])
+                stages.add("  of which location.fused → region.event (bus, geofence, bus)", [event - fused])
+                stages.add("  of which region.event → notify.* (bus, notifier, bus)", [arrival.at - event])
+            }
         }
-        return Result(latencies: latencies, hops: hops, fixesSent: total, events: events,
+        return Result(latencies: latencies, hops: hops, stages: stages, fixesSent: total, events: events,
                       notifications: notificationArrivals.count, unmatched: unmatched)
     }
 
@@ -227,5 +249,18 @@ struct Percentiles: Equatable {
         p50 = rank(0.5)
         p99 = rank(0.99)
         max = sorted.last ?? .nan
+    }
+}
+
+/// Latency samples per named stage, in the order the stages were first named.
+struct StageLatencies {
+    private(set) var rows: [(name: String, samples: [Double])] = []
+
+    mutating func add(_ name: String, _ samples: [Double]) {
+        if let index = rows.firstIndex(where: { $0.name == name }) {
+            rows[index].samples += samples
+        } else {
+            rows.append((name, samples))
+        }
     }
 }

@@ -29,6 +29,9 @@ enum ResourceBench {
         var name: String
         var rssMegabytes: Double
         var cpuPercent: Double
+        /// Proportional set size: shared pages (libc, libzmq, the page cache of a binary)
+        /// divided among the processes mapping them — what this service adds beside the others.
+        var pssMegabytes: Double?
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -48,10 +51,11 @@ enum ResourceBench {
             return 1
         }
         print("Resources at 1 Hz input, \(Int(seconds)) s window after \(Int(warmup)) s warm-up (goals ≤ 20 MB, ≤ 1 % CPU)\n")
-        print("| process | RSS (MB) | CPU (%) |")
-        print("|---|---:|---:|")
+        print("| process | RSS (MB) | PSS (MB) | CPU (%) |")
+        print("|---|---:|---:|---:|")
         for usage in usages + (peer.map { [$0] } ?? []) {
-            print(String(format: "| %@ | %.1f | %.2f |", usage.name, usage.rssMegabytes, usage.cpuPercent))
+            let pss = usage.pssMegabytes.map { String(format: "%.1f", $0) } ?? "?"
+            print(String(format: "| %@ | %.1f | %@ | %.2f |", usage.name, usage.rssMegabytes, pss, usage.cpuPercent))
         }
         let peerName = peer?.name ?? "gpsd (not installed)"
         for usage in usages {
@@ -105,7 +109,8 @@ enum ResourceBench {
                 throw BenchFailure("\(process.name) (pid \(process.pid)) exited during the run")
             }
             usages.append(Usage(name: process.name, rssMegabytes: Double(last.rssKilobytes) / 1024,
-                                cpuPercent: last.cpuPercent(since: first, wallSeconds: wall)))
+                                cpuPercent: last.cpuPercent(since: first, wallSeconds: wall),
+                                pssMegabytes: ProcSample.readPssKilobytes(pid: process.pid).map { Double($0) / 1024 }))
         }
         let peer = gpsd == nil ? nil : usages.removeLast()
         return (usages, peer)
@@ -117,6 +122,16 @@ struct ProcSample: Equatable {
     var rssKilobytes: Int
     /// utime + stime, in clock ticks.
     var cpuTicks: Int
+
+    /// `Pss` from /proc/PID/smaps_rollup, in kB; nil where the kernel does not offer it.
+    static func readPssKilobytes(pid: Int32) -> Int? {
+        (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)).flatMap(parsePss)
+    }
+
+    static func parsePss(rollup: String) -> Int? {
+        guard let line = rollup.split(separator: "\n").first(where: { $0.hasPrefix("Pss:") }) else { return nil }
+        return line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) }
+    }
 
     static func read(pid: Int32) -> ProcSample? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),

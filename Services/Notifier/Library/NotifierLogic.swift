@@ -101,7 +101,6 @@ public struct NotifierLogic: ServiceLogic {
         default:
             output.append(reject("unexpectedType", "'\(message.body.type)' is not handled on \(topic)", topic: topic, ref: id, t: t))
         }
-        delivery?.wake()
         return output
     }
 
@@ -286,7 +285,15 @@ public struct NotifierLogic: ServiceLogic {
             return
         }
         do {
-            if try outbox.add(record) { count("notifications") } else { count("duplicates") }
+            // Only a stored notification wakes the sinks: waking them for every message (a
+            // thousand fused fixes a second) made each sink thread query the outbox each time,
+            // contending for the database with this thread.
+            if try outbox.add(record) {
+                count("notifications")
+                delivery?.wake()
+            } else {
+                count("duplicates")
+            }
         } catch {
             output.append(reject("outboxFailed", "cannot store notification \(record.id): \(error)", topic: nil, ref: record.ref, t: record.t))
         }
