@@ -33,8 +33,9 @@ case "$target" in
 esac
 [ "$target" = gpx ] && entry="$root/Fuzz/GPXFuzz"
 
-staged="$work/src"
-rm -rf "$staged" "$work/$target-fuzz"
+# A private staging directory and an atomic rename let two runs build the same target at once.
+staged="$work/src-$$"
+rm -rf "$staged"
 mkdir -p "$staged"
 for file in $sources "$entry"/*.swift; do
     # Flattened names stay unique (Codec/JSONWriter.swift -> Codec_JSONWriter.swift).
@@ -46,6 +47,9 @@ done
 flags=(-parse-as-library -O -g -module-name "Fuzz${target}" -I "$root/Shared/CProj")
 [ -n "$sanitize" ] && flags+=(-sanitize="$sanitize")
 # gold warns once per ASan helper symbol; those lines are noise, everything else is shown.
-swiftc "${flags[@]}" "$staged"/*.swift -o "$work/$target-fuzz" 2>&1 | grep -v "Cannot export local symbol" >&2 || true
-[ -x "$work/$target-fuzz" ] || { echo "build of $target failed" >&2; exit 1; }
+rm -f "$work/$target-fuzz.$$"
+swiftc "${flags[@]}" "$staged"/*.swift -o "$work/$target-fuzz.$$" 2>&1 | grep -v "Cannot export local symbol" >&2 || true
+rm -rf "$staged"
+[ -x "$work/$target-fuzz.$$" ] || { echo "build of $target failed" >&2; exit 1; }
+mv -f "$work/$target-fuzz.$$" "$work/$target-fuzz"
 echo "$work/$target-fuzz"
