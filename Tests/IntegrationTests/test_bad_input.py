@@ -319,6 +319,29 @@ def test_gpx_real_file_with_its_tail_cut_is_refused(tmp_path):
     assert any(t == "error.provider" for t, _ in messages)
 
 
+def two_point_gpx(tmp_path, second_time):
+    path = tmp_path / "gap.gpx"
+    path.write_text('<?xml version="1.0"?><gpx version="1.1"><trk><trkseg>'
+                    '<trkpt lat="52.5" lon="13.4"><time>2000-01-01T00:00:00Z</time></trkpt>'
+                    f'<trkpt lat="52.6" lon="13.5"><time>{second_time}</time></trkpt>'
+                    '</trkseg></trk></gpx>')
+    return path
+
+
+@pytest.mark.parametrize("second_time, hz, expected", [
+    ("2020-01-01T00:00:00Z", "1", 2),       # a 20-year gap would be 630 M fixes: replayed as its end points
+    ("2000-01-01T00:00:01Z", "1e9", 2),     # an absurd rate over one second: likewise
+    ("2000-01-01T01:00:00Z", "1", 3601),    # an hour at 1 Hz is still filled
+])
+def test_gpx_interpolation_across_a_huge_gap_is_bounded(tmp_path, second_time, hz, expected):
+    path = two_point_gpx(tmp_path, second_time)
+    status, messages, _ = run("locus-provider", "gpx", "--file", str(path), "--hz", hz, "--rate", "max", "--stdio",
+                              timeout=60)
+    fixes = [body for t, body in messages if t == "location.raw.local"]
+    assert status == 0 and len(fixes) == expected
+    assert (fixes[0]["lat"], fixes[-1]["lat"]) == (52.5, 52.6)
+
+
 # --- peers on a real bus -------------------------------------------------------------------------
 
 def test_malformed_frames_and_a_vanishing_publisher_do_not_disturb_the_bus(bus):
