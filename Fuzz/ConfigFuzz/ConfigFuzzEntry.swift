@@ -37,7 +37,9 @@ public func configFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) ->
 enum ConfigFuzzFixture {
     static let path: String = {
         let directory = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-        return "\(directory)/locus-config-fuzz-\(getpid()).json"
+        let path = "\(directory)/locus-config-fuzz-\(getpid()).json"
+        atexit { _ = unlink(ConfigFuzzFixture.path) }
+        return path
     }()
 
     static let spec = CommandLineSpec(
