@@ -298,6 +298,9 @@ def test_nmea_binary_file_gives_no_location_and_exits_zero(tmp_path):
     (b'<gpx version="1.1"><wpt lat="95" lon="2"/></gpx>', "out of range"),
     (b'<gpx version="1.1"><wpt lat="north" lon="2"/></gpx>', "lat"),
     (b'<kml><Placemark/></kml>', "gpx"),
+    # Found by Fuzz/GPXFuzz: a processing instruction without data made Foundation's XMLParser crash (SIGSEGV).
+    (b'<?xml-?>\n<gpx xmljs:0" versiopx>\n', "processing instruction"),
+    (b'<gpx version="1.1"><?pi?><wpt lat="1" lon="2"/></gpx>', "processing instruction"),
     (b'<gpx version="1.1"><trk><trkseg><trkpt lat="1" lon="2"><time>yesterday</time></trkpt></trkseg></trk></gpx>', "time"),
 ])
 def test_gpx_bad_files_are_refused_with_a_reason_and_exit_zero(tmp_path, content, words):
