@@ -21,7 +21,7 @@ integration: build
 	LOCUS_BIN=$(CURDIR)/$(BIN_DEBUG) python3 -m pytest -q Tests/IntegrationTests
 
 fuzz: deps
-	bash Fuzz/run-nmea-fuzz.sh $${FUZZ_SECONDS:-30}
+	bash Fuzz/run-all.sh $${FUZZ_SECONDS:-30}
 
 test: unit fuzz integration
 

@@ -28,6 +28,11 @@ public enum GPXParser {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw GPXError("not UTF-8 text (GPX files are UTF-8)")
         }
+        // libxml2 reports a processing instruction without data (`<?name?>`) with a NULL
+        // data pointer, which Foundation's XMLParser passes to strlen: refused before parsing.
+        if let target = firstProcessingInstructionWithoutData(bytes) {
+            throw GPXError("processing instruction <?\(target)?> has no data (not GPX)")
+        }
         let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
@@ -43,6 +48,29 @@ public enum GPXParser {
         // XMLParser accepts input that stops inside an element; a cut-off file is an error here.
         if let open = builder.openElement { throw GPXError("input ends inside <\(open)> (truncated file?)", line: parser.lineNumber) }
         return builder.document
+    }
+}
+
+extension GPXParser {
+    /// The target of the first `<?target?>` in the input, or nil when every processing
+    /// instruction carries data. Conservative: a match inside a comment also counts.
+    static func firstProcessingInstructionWithoutData(_ bytes: Data) -> String? {
+        let end = bytes.endIndex
+        var index = bytes.startIndex
+        while let open = bytes[index..<end].firstIndex(of: UInt8(ascii: "<")) {
+            index = open + 1
+            guard index < end, bytes[index] == UInt8(ascii: "?") else { continue }
+            var cursor = index + 1
+            while cursor < end, !isTargetEnd(bytes[cursor]) { cursor += 1 }
+            if cursor > index + 1, cursor + 1 < end, bytes[cursor] == UInt8(ascii: "?"), bytes[cursor + 1] == UInt8(ascii: ">") {
+                return String(decoding: bytes[(index + 1)..<cursor], as: UTF8.self)
+            }
+        }
+        return nil
+    }
+
+    private static func isTargetEnd(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "?") || byte == UInt8(ascii: ">")
     }
 }
 

@@ -10,12 +10,21 @@ import LocusGeo
 /// time does not increase are dropped (counted in `droppedPoints`).
 ///
 /// With `hz`, fixes are interpolated along each segment (great-circle) at that rate;
-/// speed and course come from the segment unless the point carries its own.
+/// speed and course come from the segment unless the point carries its own. The fixes
+/// of a pass are built in memory, so interpolation is bounded: a gap that would need more
+/// than `maximumInterpolatedFixesPerGap` fixes (a logger pause, or a bad time) is not
+/// filled, and no pass interpolates more than `maximumInterpolatedFixesPerPass` fixes.
+/// The recorded points are always replayed.
 public struct GPXTimeline: Sendable {
     public struct Fix: Sendable, Equatable {
         public var t: Double
         public var location: Location
     }
+
+    /// A day at 1 Hz; larger gaps are replayed as their two end points.
+    public static let maximumInterpolatedFixesPerGap = 86_400
+    /// About 200 MB of fixes; beyond it the rest of the pass is replayed point to point.
+    public static let maximumInterpolatedFixesPerPass = 1_000_000
 
     public private(set) var points: [(point: GPXPoint, t: Double)] = []
     public private(set) var droppedPoints = 0
@@ -39,6 +48,7 @@ public struct GPXTimeline: Sendable {
     public func fixes(device: String, source: String, defaultHaccMeters: Double, hz: Double?, offset: Double = 0) -> [Fix] {
         guard !points.isEmpty else { return [] }
         var out: [Fix] = []
+        var interpolated = 0
         for index in points.indices {
             let (point, t) = points[index]
             let next = index + 1 < points.count ? points[index + 1] : nil
@@ -46,7 +56,11 @@ public struct GPXTimeline: Sendable {
             let segment = next.map { segmentMotion(from: (point, t), to: $0) } ?? previous.map { segmentMotion(from: $0, to: (point, t)) }
             out.append(Fix(t: t + offset, location: location(point, device: device, source: source, hacc: defaultHaccMeters,
                                                                motion: segment)))
-            guard let hz, hz > 0, let next else { continue }
+            guard let hz, hz > 0, hz.isFinite, let next else { continue }
+            let needed = ((next.t - t) * hz).rounded(.up)
+            guard needed <= Double(Self.maximumInterpolatedFixesPerGap),
+                  interpolated + Int(needed) <= Self.maximumInterpolatedFixesPerPass else { continue }
+            interpolated += Int(needed)
             let step = 1 / hz
             var k = 1.0
             while t + k * step < next.t - 1e-9 {

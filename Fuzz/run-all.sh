@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Builds every libFuzzer target and runs each for a bounded time, then prints one line
+# per target with the inputs executed and the crashes found.
+# Usage: Fuzz/run-all.sh [SECONDS] [TARGET...]   (default 30 s; targets: nmea codec region gpx config)
+# FUZZ_RUNS=N stops each target after N inputs instead (SECONDS still bounds it).
+# Exit status 1 when any target found a crash, leak or timeout (artifacts are kept in
+# .build/fuzz-TARGET/artifacts/ to reproduce with: .build/fuzz-TARGET/TARGET-fuzz FILE).
+set -uo pipefail
+seconds="${1:-30}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(nmea codec region gpx config)
+root="$(cd "$(dirname "$0")/.." && pwd)"
+data="$root/../shared/data"
+export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp:print_suppressions=0"
+
+# Seeds are rebuilt each run; the corpus directory keeps what earlier runs learned.
+seed() {
+    local target="$1" seeds="$2"
+    rm -rf "$seeds"
+    mkdir -p "$seeds"
+    case "$target" in
+        nmea)
+            # Seeds of a few kilobytes each keep libFuzzer's mutations effective.
+            for log in "$data"/nmea/*.log; do
+                [ -f "$log" ] && split -b 4096 -d -a 3 "$log" "$seeds/$(basename "$log" .log)-"
+            done ;;
+        codec|region)
+            local generator
+            generator="$("$root/Fuzz/build-target.sh" seedgen)" || return 1
+            "$generator" "$seeds" >/dev/null || return 1
+            if [ "$target" = region ]; then rm -f "$seeds"/line-*; fi ;;
+        gpx)
+            for file in "$data"/gpx/*.gpx; do [ -f "$file" ] && cp "$file" "$seeds/"; done ;;
+        config)
+            for file in "$root"/deploy/config/*.json; do cp "$file" "$seeds/"; done
+            printf '{"pub":"ipc:///tmp/x","stdio":true,"sink":["stdout","file:///tmp/n"],"health-interval":1.5,"rate":3}' > "$seeds/all-kinds.json"
+            printf '{"unknown":1}' > "$seeds/unknown-key.json"
+            printf '[1,2]' > "$seeds/not-object.json" ;;
+    esac
+}
+
+summary=()
+failed=0
+for target in "${targets[@]}"; do
+    work="$root/.build/fuzz-$target"
+    echo "== $target: building" >&2
+    if ! binary="$("$root/Fuzz/build-target.sh" "$target")"; then
+        summary+=("$target: BUILD FAILED"); failed=1; continue
+    fi
+    seed "$target" "$work/seeds" || { summary+=("$target: SEEDING FAILED"); failed=1; continue; }
+    mkdir -p "$work/corpus" "$work/artifacts"
+    log="$work/last-run.log"
+    # Whole GPX files are slow to parse; shorter inputs keep the target at thousands per second.
+    maxlen=65536
+    [ "$target" = gpx ] && maxlen=16384
+    limits=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" -print_final_stats=1)
+    [ -n "${FUZZ_RUNS:-}" ] && limits+=(-runs="$FUZZ_RUNS")
+    echo "== $target: fuzzing for at most $seconds s" >&2
+    before=$(ls "$work/artifacts" | wc -l)
+    "$binary" "$work/corpus" "$work/seeds" "${limits[@]}" -artifact_prefix="$work/artifacts/" >"$log" 2>&1
+    status=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    found=$(( $(ls "$work/artifacts" | wc -l) - before ))
+    line="$target: ${runs:-?} inputs (${rate:-?}/s), $found new artifacts, exit $status"
+    if [ "$status" -ne 0 ] || [ "$found" -ne 0 ]; then
+        failed=1
+        line="$line — see $log"
+        grep -m3 -E "ERROR|Fatal error|panic" "$log" >&2 || true
+    fi
+    summary+=("$line")
+done
+printf '%s\n' "${summary[@]}"
+exit "$failed"
