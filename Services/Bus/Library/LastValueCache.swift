@@ -5,29 +5,21 @@
 public struct LastValueCache: Sendable {
     public static let defaultPrefixes = ["location.", "auth.status.", "region.state.", "health."]
 
-    private let prefixes: [[UInt8]]
+    private let prefixes: TopicPrefixes
     private var entries: [[UInt8]: [UInt8]] = [:]
     /// Bound on distinct topics so a peer inventing topics cannot exhaust memory.
     public let capacity: Int
     public private(set) var refused = 0
 
     public init(prefixes: [String] = LastValueCache.defaultPrefixes, capacity: Int = 1_000_000) {
-        self.prefixes = prefixes.map { Array($0.utf8) }
+        self.prefixes = TopicPrefixes(prefixes)
         self.capacity = capacity
     }
 
     public var count: Int { entries.count }
 
     public func isCached(topic: UnsafeRawBufferPointer) -> Bool {
-        for prefix in prefixes where topic.count >= prefix.count {
-            var matches = true
-            for index in 0..<prefix.count where topic[index] != prefix[index] {
-                matches = false
-                break
-            }
-            if matches { return true }
-        }
-        return false
+        return prefixes.match(topic)
     }
 
     /// Keeps `body` as the last value of `topic` when the topic is cacheable; returns whether it did.

@@ -19,7 +19,7 @@ public struct ReplayRing: Sendable {
         public var body: [UInt8]
     }
 
-    private let prefixes: [[UInt8]]
+    private let prefixes: TopicPrefixes
     public let capacity: Int
     public let maxAgeSeconds: Double
     private var slots: [Entry] = []
@@ -30,7 +30,7 @@ public struct ReplayRing: Sendable {
 
     public init(prefixes: [String] = ReplayRing.defaultPrefixes, capacity: Int = ReplayRing.defaultCapacity,
                 maxAgeSeconds: Double = ReplayRing.defaultMaxAgeSeconds) {
-        self.prefixes = prefixes.map { Array($0.utf8) }
+        self.prefixes = TopicPrefixes(prefixes)
         self.capacity = max(0, capacity)
         self.maxAgeSeconds = maxAgeSeconds
     }
@@ -40,15 +40,7 @@ public struct ReplayRing: Sendable {
     /// Whether `topic` is one the ring keeps.
     public func keeps(topic: UnsafeRawBufferPointer) -> Bool {
         guard capacity > 0 else { return false }
-        for prefix in prefixes where topic.count >= prefix.count {
-            var matches = true
-            for index in 0..<prefix.count where topic[index] != prefix[index] {
-                matches = false
-                break
-            }
-            if matches { return true }
-        }
-        return false
+        return prefixes.match(topic)
     }
 
     /// Remembers the message when its topic is kept; returns whether it did. `now` is only
