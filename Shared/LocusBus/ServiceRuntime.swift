@@ -6,9 +6,9 @@ import LocusProtocol
 /// publish, health every few seconds, ticks) or as a `--stdio` filter (text form in and
 /// out, time taken from the messages). Other threads reach it only through injectors.
 ///
-/// Inputs are handled in batches (what one poll finds waiting, up to 4096 bus messages,
-/// or the lines of one read): the messages the logic returns are held until the batch
-/// ends and `ServiceLogic.flush(now:)` has returned, then published in order.
+/// Inputs are handled in batches (what one poll finds waiting, up to `maximumBatch` bus
+/// messages, or the lines of one read): the messages the logic returns are held until the
+/// batch ends and `ServiceLogic.flush(now:)` has returned, then published in order.
 public final class ServiceRuntime<Logic: ServiceLogic> {
     public private(set) var logic: Logic
     public let settings: RuntimeSettings
@@ -27,6 +27,10 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     private var seq = 0
     private let started = Date().timeIntervalSince1970
     private var stdioClock = 0.0
+    /// Bus messages handled before a flush. A service that commits per batch (the geofence)
+    /// writes each touched database page once per batch, so under a flood a larger batch
+    /// costs less per message; a light load never fills one, so latency is unchanged there.
+    static var maximumBatch: Int { 16_384 }
 
     public init(settings: RuntimeSettings, logic: Logic) {
         self.settings = settings
@@ -111,7 +115,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
             if let index = subscriberIndex, let subscriber, readable[index] {
                 try batch(now: now(), emit: emit) { held throws(ZMQError) in
                     var handled = 0
-                    while handled < 4096, let received = try subscriber.receive(dontWait: true) {
+                    while handled < Self.maximumBatch, let received = try subscriber.receive(dontWait: true) {
                         handled += 1
                         held(handle(received, now: now()))
                     }

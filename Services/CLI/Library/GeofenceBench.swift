@@ -140,7 +140,9 @@ struct GeofenceBusRun {
             children.append(try launch(binaries + "/locus-geofence",
                                        ["--default-authorization", "always", "--db", directory + "/geofence.db", "--log-level", "warn"],
                                        environment))
-            return try measure(endpoints)
+            let processes = [("locus-geofence", children[1].processIdentifier), ("locus-bus", children[0].processIdentifier),
+                             ("this client", getpid())]
+            return try measure(endpoints, processes: processes)
         } catch {
             FileHandle.standardError.write(Data("locus bench geofence: \(error)\n".utf8))
             return 1
@@ -156,7 +158,7 @@ struct GeofenceBusRun {
         return process
     }
 
-    private func measure(_ endpoints: BusEndpoints) throws -> Int32 {
+    private func measure(_ endpoints: BusEndpoints, processes: [(name: String, pid: Int32)]) throws -> Int32 {
         let context = ZMQContext()
         let subscriber = try BusSubscriber(context: context, endpoint: endpoints.sub,
                                            prefixes: [Topic.regionStatePrefix, Topic.regionEventPrefix, Topic.health("geofence")])
@@ -216,7 +218,10 @@ struct GeofenceBusRun {
         // The floor: the same fleet before any region exists, so the service only decodes,
         // finds no candidate and moves on. What this pass costs is the bus, the codec, the
         // runtime and this client — the part no geofence logic can speed up.
-        let idle = try drive(fleet("idle"), publisher: publisher, subscriber: subscriber, next: next, t0: t0)
+        let idleFrames = fleet("idle")
+        let idleUsage = CPUUsage(processes)
+        let idle = try drive(idleFrames, publisher: publisher, subscriber: subscriber, next: next, t0: t0)
+        let idleCPU = idleUsage.secondsSince()
 
         // Regions: the kernel's scene, added through region.cmd and acknowledged.
         let setupStart = Date().timeIntervalSince1970
@@ -233,7 +238,10 @@ struct GeofenceBusRun {
         let setupSeconds = Date().timeIntervalSince1970 - setupStart
         guard acknowledged == circles else { throw BenchError("only \(acknowledged) of \(circles) regions acknowledged") }
 
-        let loaded = try drive(fleet("d"), publisher: publisher, subscriber: subscriber, next: next, t0: t0)
+        let loadedFrames = fleet("d")
+        let loadedUsage = CPUUsage(processes)
+        let loaded = try drive(loadedFrames, publisher: publisher, subscriber: subscriber, next: next, t0: t0)
+        let loadedCPU = loadedUsage.secondsSince()
         let (seconds, events) = (loaded.seconds, loaded.events)
         let latencies = try measureLatency(publisher: publisher, next: next, ids: &ids)
 
@@ -243,6 +251,14 @@ struct GeofenceBusRun {
         print("| fixes/s, \(fixes) fixes (decode, index, hysteresis, SQLite) | \(Int(Double(fixes) / seconds)) |")
         print("| fixes/s with no regions (bus, codec, runtime and this client: the floor) | \(Int(Double(fixes) / idle.seconds)) |")
         print("| events produced | \(events) |")
+        // Wall rates depend on what else the two cores run; CPU time per fix does not.
+        for (number, process) in processes.enumerated() {
+            func perFix(_ seconds: [Double]) -> String { String(format: "%.2f", seconds[number] / Double(fixes) * 1e6) }
+            print("| CPU µs per fix in \(process.name), with regions / floor | \(perFix(loadedCPU)) / \(perFix(idleCPU)) |")
+        }
+        if let geofenceSeconds = loadedCPU.first, geofenceSeconds > 0 {
+            print("| fixes/s per core of locus-geofence, with regions (fixes ÷ its CPU time) | \(Int(Double(fixes) / geofenceSeconds)) |")
+        }
         if latencies.isEmpty {
             print("| fix→event latency | (no samples) |")
         } else {
@@ -345,5 +361,25 @@ struct GeofenceBusRun {
     struct BenchError: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
+    }
+}
+
+/// CPU time of a few processes from a starting point, so a throughput run can say what
+/// each fix cost each process whatever else shared the cores.
+struct CPUUsage {
+    let processes: [(name: String, pid: Int32)]
+    let start: [Int]
+
+    init(_ processes: [(name: String, pid: Int32)]) {
+        self.processes = processes
+        start = processes.map { ProcSample.read(pid: $0.pid)?.cpuTicks ?? 0 }
+    }
+
+    /// Seconds of CPU (user + system, every thread) each process used since `init`.
+    func secondsSince() -> [Double] {
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return zip(processes, start).map { process, before in
+            Double((ProcSample.read(pid: process.pid)?.cpuTicks ?? before) - before) / ticksPerSecond
+        }
     }
 }

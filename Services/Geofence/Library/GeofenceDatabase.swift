@@ -6,6 +6,13 @@ import LocusProtocol
 ///
 /// WAL with `synchronous=NORMAL` keeps each batch one append to the log; a batch is one
 /// transaction, written before the events it explains are published.
+///
+/// A busy fleet changes rows all over the tracks table, and a commit writes every page it
+/// touched, so the tables are clustered on their keys (`WITHOUT ROWID`: one B-tree per
+/// row change instead of a rowid tree, a key index and the region index), rows change by
+/// upsert rather than delete-and-insert, the page cache holds a fleet's working set, and
+/// the log is folded back into the database every few thousand pages rather than every
+/// thousand, so a page rewritten by many commits is copied back once.
 public final class GeofenceDatabase: GeofencePersistence {
     private let connection: SQLiteConnection
 
@@ -15,15 +22,17 @@ public final class GeofenceDatabase: GeofencePersistence {
             PRAGMA journal_mode=WAL;
             PRAGMA synchronous=NORMAL;
             PRAGMA busy_timeout=5000;
+            PRAGMA cache_size=-8192;
+            PRAGMA wal_autocheckpoint=8000;
             CREATE TABLE IF NOT EXISTS regions (
                 owner TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, generation INTEGER NOT NULL,
                 PRIMARY KEY (owner, id));
             CREATE TABLE IF NOT EXISTS tracks (
                 device TEXT NOT NULL, owner TEXT NOT NULL, region TEXT NOT NULL, generation INTEGER NOT NULL,
                 state TEXT NOT NULL, cause TEXT NOT NULL, entered_at REAL, dwell_fired INTEGER NOT NULL,
-                PRIMARY KEY (device, owner, region));
+                PRIMARY KEY (device, owner, region)) WITHOUT ROWID;
             CREATE INDEX IF NOT EXISTS tracks_by_region ON tracks (owner, region);
-            CREATE TABLE IF NOT EXISTS devices (device TEXT PRIMARY KEY, checked_through INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS devices (device TEXT PRIMARY KEY, checked_through INTEGER NOT NULL) WITHOUT ROWID;
             """)
     }
 
@@ -66,15 +75,20 @@ public final class GeofenceDatabase: GeofencePersistence {
             }
             for track in batch.trackUpserts {
                 try connection.run("""
-                    INSERT OR REPLACE INTO tracks (device, owner, region, generation, state, cause, entered_at, dwell_fired)
+                    INSERT INTO tracks (device, owner, region, generation, state, cause, entered_at, dwell_fired)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (device, owner, region) DO UPDATE SET generation = excluded.generation, state = excluded.state,
+                        cause = excluded.cause, entered_at = excluded.entered_at, dwell_fired = excluded.dwell_fired
                     """,
                     [.text(track.device), .text(track.key.owner), .text(track.key.id), .integer(track.generation),
                      .text(track.state.rawValue), .text(track.entryCause.rawValue),
                      track.enteredAt.map { .real($0) } ?? .null, .integer(track.dwellFired ? 1 : 0)])
             }
             for (device, checked) in batch.deviceUpserts {
-                try connection.run("INSERT OR REPLACE INTO devices (device, checked_through) VALUES (?, ?)",
+                try connection.run("""
+                    INSERT INTO devices (device, checked_through) VALUES (?, ?)
+                    ON CONFLICT (device) DO UPDATE SET checked_through = excluded.checked_through
+                    """,
                                    [.text(device), .integer(checked)])
             }
             try connection.execute("COMMIT")

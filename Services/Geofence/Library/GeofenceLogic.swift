@@ -223,32 +223,37 @@ public struct GeofenceLogic: ServiceLogic {
         let nearCount = scratch.count
         for slot in tracker.tracks.slots where !scratch[..<nearCount].contains(slot) { scratch.append(slot) }
         for (position, slot) in scratch.enumerated() {
-            guard let region = store.region(inSlot: slot), region.watches(device) else {
+            guard let filed = store.filed(inSlot: slot), filed.monitored.watches(device) else {
                 tracker.tracks[slot] = nil
                 continue
             }
-            var track = tracker.tracks[slot] ?? RegionTrack(generation: region.generation, state: tracker.state(for: region))
-            if track.generation != region.generation { track = RegionTrack(generation: region.generation, state: .unknown) }
+            let generation = filed.monitored.generation
+            let stored = tracker.tracks.position(of: slot)
+            var track = stored.map { tracker.tracks.track(at: $0) }
+                ?? RegionTrack(generation: generation, state: tracker.state(slot: slot, generation: generation))
+            if track.generation != generation { track = RegionTrack(generation: generation, state: .unknown) }
             if track.lastSignedDistanceMeters == nil, let previous = tracker.lastFix {
-                track.lastSignedDistanceMeters = signedDistance(region.shape, Coordinate(lat: previous.lat, lon: previous.lon),
+                track.lastSignedDistanceMeters = signedDistance(filed.monitored.shape, Coordinate(lat: previous.lat, lon: previous.lon),
                                                                  marginMeters: hysteresis.marginMeters(hacc: previous.hacc))
                 track.lastFixTime = previous.t
             }
-            let before = track
-            let distance = signedDistance(region.shape, point, marginMeters: margin)
-            evaluate(&track, region: region, device: device, distance: distance, fix: fix, recovering: tracker.recovering, into: &out)
+            let before = (state: track.state, dwell: track.dwell)
+            let distance = signedDistance(filed.monitored.shape, point, marginMeters: margin)
+            evaluate(&track, region: filed, device: device, distance: distance, fix: fix, recovering: tracker.recovering, into: &out)
             // Only changes of committed state or dwell are written; an unchanged implied
             // "outside" needs no row.
             let durable = track.state != before.state || track.dwell != before.dwell
             if track.state == .outside && track.debounce.candidate == nil && position >= nearCount {
                 tracker.tracks[slot] = nil  // far and settled outside: implied from now on
+            } else if let stored {
+                tracker.tracks.replaceTrack(at: stored, with: track)
             } else {
                 tracker.tracks[slot] = track
             }
             if durable && track.state != .unknown {
-                pending.trackUpserts.append(PersistedTrack(device: device, key: region.key, generation: track.generation, state: track.state,
-                                                           entryCause: track.entryCause, enteredAt: track.dwell.enteredAt,
-                                                           dwellFired: track.dwell.fired))
+                pending.trackUpserts.append(PersistedTrack(device: device, key: filed.monitored.key, generation: track.generation,
+                                                           state: track.state, entryCause: track.entryCause,
+                                                           enteredAt: track.dwell.enteredAt, dwellFired: track.dwell.fired))
             }
         }
         let checked = store.nextGeneration - 1
@@ -273,7 +278,7 @@ public struct GeofenceLogic: ServiceLogic {
         return estimate
     }
 
-    private mutating func evaluate(_ track: inout RegionTrack, region: MonitoredRegion, device: String, distance: Double,
+    private mutating func evaluate(_ track: inout RegionTrack, region: FiledRegion, device: String, distance: Double,
                                    fix: FixRef, recovering: Bool, into out: inout [Outbound]) {
         let verdict = hysteresis.verdict(signedDistanceMeters: distance, hacc: fix.hacc)
         if let lastTime = track.lastFixTime, let lastDistance = track.lastSignedDistanceMeters,
@@ -311,7 +316,7 @@ public struct GeofenceLogic: ServiceLogic {
                 track.state = inside ? .inside : .outside
                 track.entryCause = cause
                 if inside { track.dwell.start(at: track.crossingTime ?? fix.t) } else { track.dwell.stop() }
-                let wanted = inside ? region.region.notifyOnEntry : region.region.notifyOnExit
+                let wanted = inside ? region.monitored.region.notifyOnEntry : region.monitored.region.notifyOnExit
                 if wanted {
                     emit(region: region, device: device, kind: inside ? .enter : .exit, state: track.state, cause: cause,
                          fix: fix, crossingTime: cause == .crossing ? track.crossingTime : nil, into: &out)
@@ -319,14 +324,15 @@ public struct GeofenceLogic: ServiceLogic {
                 track.crossingTime = nil
             }
         }
-        if track.state == .inside, track.dwell.shouldFire(fixTime: fix.t, dwellSeconds: region.region.dwell) {
+        if track.state == .inside, track.dwell.shouldFire(fixTime: fix.t, dwellSeconds: region.monitored.region.dwell) {
             emit(region: region, device: device, kind: .dwell, state: .inside, cause: track.entryCause, fix: fix, crossingTime: nil,
                  into: &out)
         }
     }
 
-    private mutating func emit(region: MonitoredRegion, device: String, kind: RegionEventKind, state: RegionState,
+    private mutating func emit(region filed: FiledRegion, device: String, kind: RegionEventKind, state: RegionState,
                                cause: RegionEventCause, fix: FixRef, crossingTime: Double?, into out: inout [Outbound]) {
+        let region = filed.monitored
         let owner = region.key.owner
         // An owner whose authorization dropped gets no events; its states keep tracking,
         // so restoring it does not produce stale transitions.

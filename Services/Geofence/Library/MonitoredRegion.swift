@@ -47,3 +47,12 @@ public struct MonitoredRegion: Sendable, Equatable {
         devices?.contains(device) ?? true
     }
 }
+
+/// A filed region, shared by reference: immutable once filed (a replacement files a new one).
+public final class FiledRegion: Sendable {
+    public let monitored: MonitoredRegion
+
+    init(_ monitored: MonitoredRegion) {
+        self.monitored = monitored
+    }
+}

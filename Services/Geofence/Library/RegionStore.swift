@@ -13,7 +13,7 @@ public import LocusProtocol
 /// the region generation tells a new occupant from the old one.
 public struct RegionStore: Sendable {
     public let configuration: GeofenceConfiguration
-    private var slots: [MonitoredRegion?] = []
+    private var slots: [FiledRegion?] = []
     private var slotByKey: [RegionKey: Int] = [:]
     private var freeSlots: [Int] = []
     private var countByOwner: [String: Int] = [:]
@@ -38,17 +38,25 @@ public struct RegionStore: Sendable {
 
     public var count: Int { slotByKey.count }
 
-    public func region(_ key: RegionKey) -> MonitoredRegion? { slotByKey[key].flatMap { slots[$0] } }
+    public func region(_ key: RegionKey) -> MonitoredRegion? { slotByKey[key].flatMap { slots[$0]?.monitored } }
 
     /// The region in `slot`, if the slot is occupied.
+    public func region(inSlot slot: Int) -> MonitoredRegion? { filed(inSlot: slot)?.monitored }
+
+    /// The region in `slot` by reference: the per-fix path reads a few fields of it, and
+    /// copying the whole region (definition, shape, device set) per candidate cost more
+    /// than the geometry test.
     @inline(__always)
-    public func region(inSlot slot: Int) -> MonitoredRegion? { slot < slots.count ? slots[slot] : nil }
+    public func filed(inSlot slot: Int) -> FiledRegion? { slot < slots.count ? slots[slot] : nil }
 
     public func regions(of owner: String) -> [MonitoredRegion] {
-        slots.compactMap { $0 }.filter { $0.key.owner == owner }.sorted { $0.key.id < $1.key.id }
+        guard countByOwner[owner] != nil else { return [] }
+        var found: [MonitoredRegion] = []
+        for case let filed? in slots where filed.monitored.key.owner == owner { found.append(filed.monitored) }
+        return found.sorted { $0.key.id < $1.key.id }
     }
 
-    public var all: [MonitoredRegion] { slots.compactMap { $0 } }
+    public var all: [MonitoredRegion] { slots.compactMap { $0?.monitored } }
 
     /// Checks and files a region; re-adding an id replaces it (Core Location semantics).
     public mutating func add(_ region: Region, owner: String) throws(RegionRejection) -> Added {
@@ -79,7 +87,7 @@ public struct RegionStore: Sendable {
             slotByKey[monitored.key] = monitored.slot
             countByOwner[monitored.key.owner, default: 0] += 1
         }
-        slots[monitored.slot] = monitored
+        slots[monitored.slot] = FiledRegion(monitored)
         nextGeneration = max(nextGeneration, monitored.generation + 1)
         let box = monitored.shape.boundingBox
         index.insert(monitored.slot, box: box.expanded(byMeters: configuration.indexMarginMeters))
@@ -89,7 +97,7 @@ public struct RegionStore: Sendable {
 
     @discardableResult
     public mutating func remove(_ key: RegionKey) -> MonitoredRegion? {
-        guard let slot = slotByKey.removeValue(forKey: key), let removed = slots[slot] else { return nil }
+        guard let slot = slotByKey.removeValue(forKey: key), let removed = slots[slot]?.monitored else { return nil }
         slots[slot] = nil
         freeSlots.append(slot)
         countByOwner[key.owner, default: 1] -= 1
@@ -104,7 +112,7 @@ public struct RegionStore: Sendable {
     public func candidates(near p: Coordinate, marginMeters: Double, into result: inout [RegionKey]) {
         var found: [Int] = []
         candidateSlots(near: p, marginMeters: marginMeters, into: &found)
-        result.append(contentsOf: found.compactMap { slots[$0]?.key })
+        result.append(contentsOf: found.compactMap { slots[$0]?.monitored.key })
     }
 
     /// `candidates(near:marginMeters:into:)` as slot numbers, without touching any string:

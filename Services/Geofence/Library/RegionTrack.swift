@@ -39,7 +39,12 @@ public struct DeviceTracker: Sendable, Equatable {
 
     /// The committed state for a region, explicit or implied.
     public func state(for region: MonitoredRegion) -> RegionState {
-        if let track = tracks[region.slot], track.generation == region.generation { return track.state }
-        return region.generation <= checkedThrough ? .outside : .unknown
+        state(slot: region.slot, generation: region.generation)
+    }
+
+    /// `state(for:)` from the two numbers it needs.
+    public func state(slot: Int, generation: Int) -> RegionState {
+        if let track = tracks[slot], track.generation == generation { return track.state }
+        return generation <= checkedThrough ? .outside : .unknown
     }
 }

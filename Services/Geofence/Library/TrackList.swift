@@ -11,6 +11,17 @@ public struct TrackList: Sendable, Equatable {
     public var count: Int { slots.count }
     public var isEmpty: Bool { slots.isEmpty }
 
+    /// Where the track for `slot` is kept, for `track(at:)` and `replaceTrack(at:with:)`:
+    /// one scan per fix and region instead of one per read and write.
+    @inline(__always)
+    public func position(of slot: Int) -> Int? { slots.firstIndex(of: slot) }
+
+    @inline(__always)
+    public func track(at position: Int) -> RegionTrack { tracks[position] }
+
+    @inline(__always)
+    public mutating func replaceTrack(at position: Int, with track: RegionTrack) { tracks[position] = track }
+
     /// The track for a slot; setting nil removes it.
     public subscript(slot: Int) -> RegionTrack? {
         get { slots.firstIndex(of: slot).map { tracks[$0] } }
