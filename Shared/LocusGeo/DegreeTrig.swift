@@ -47,7 +47,7 @@ enum DegreeTrig {
         return difference == -180 ? 180 : difference
     }
 
-    /// Latitude clamped to NaN when out of [−90, 90], so bad input cannot fold onto a valid point.
+    /// Latitude replaced by NaN when out of [−90, 90], so bad input cannot fold onto a valid point.
     static func checkedLatitude(_ degrees: Double) -> Double {
         abs(degrees) > 90 ? .nan : degrees
     }

@@ -20,7 +20,7 @@ public struct GeodesicLine: Sendable, Hashable {
 /// geodesics", J. Geodesy 87, 43–55, 2013), implemented here in Swift.
 ///
 /// Accurate to about 15 nm for any pair of points, including nearly antipodal ones where
-/// Vincenty's method fails to converge. It costs about a microsecond per call, so hot
+/// Vincenty's method fails to converge. It costs one to two microseconds per call, so hot
 /// paths (geofence tests, filters) use `FastDistance` / `LocalTangentPlane` and come back
 /// here only when the approximation cannot decide. Pure value code: safe from any thread.
 public enum Geodesic {

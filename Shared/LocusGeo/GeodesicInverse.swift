@@ -79,12 +79,12 @@ struct GeodesicInverseSolver {
             calp2 = 1; salp2 = 0
             let ssig1 = sbet1, csig1 = calp1 * cbet1
             let ssig2 = sbet2, csig2 = calp2 * cbet2
-            var sig12 = atan2(clampedNonNegative(csig1 * ssig2 - ssig1 * csig2), csig1 * csig2 + ssig1 * ssig2)
+            let sig12 = atan2(clampedNonNegative(csig1 * ssig2 - ssig1 * csig2), csig1 * csig2 + ssig1 * ssig2)
             var lengths = ends.lengths(e, eps: e.thirdFlattening, sig12: sig12, ssig1: ssig1, csig1: csig1, ssig2: ssig2, csig2: csig2)
             // A meridian is shortest unless it passes a conjugate point (m₁₂ < 0) over a long arc.
             if sig12 < 1 || lengths.reduced >= 0 {
+                // Coincident points: round-off must not leave a tiny or negative length.
                 if sig12 < 3 * tiny || (sig12 < Self.tolerance0 && (lengths.distance < 0 || lengths.reduced < 0)) {
-                    sig12 = 0
                     lengths.distance = 0
                 }
                 s12 = lengths.distance * e.polarRadiusMeters
