@@ -11,11 +11,10 @@ let strict: [SwiftSetting] = [
 var targets: [Target] = [
     // C libraries from Debian, reached through module maps (no pkg-config: see DESIGN.md).
     .systemLibrary(name: "CZeroMQ", path: "Shared/CZeroMQ"),
-    .systemLibrary(name: "CProj", path: "Shared/CProj"),
 
     // Shared code.
     .target(name: "LocusProtocol", path: "Shared/LocusProtocol"),
-    .target(name: "LocusGeo", dependencies: ["CProj"], path: "Shared/LocusGeo"),
+    .target(name: "LocusGeo", path: "Shared/LocusGeo"),
     .target(name: "LocusBus", dependencies: ["CZeroMQ", "LocusProtocol"], path: "Shared/LocusBus"),
 
     // Services: a library with the logic, a thin executable.

@@ -44,7 +44,7 @@ for file in $sources "$entry"/*.swift; do
         "$file" > "$staged/${name//\//_}"
 done
 
-flags=(-parse-as-library -O -g -module-name "Fuzz${target}" -I "$root/Shared/CProj")
+flags=(-parse-as-library -O -g -module-name "Fuzz${target}")
 [ -n "$sanitize" ] && flags+=(-sanitize="$sanitize")
 # gold warns once per ASan helper symbol; those lines are noise, everything else is shown.
 rm -f "$work/$target-fuzz.$$"

@@ -3,7 +3,7 @@
 # Used by `make demo`, `make test` and CI; needs root or sudo for apt-get.
 set -euo pipefail
 
-debian_packages=(libzmq3-dev libproj-dev libsqlite3-dev gpsd gpsd-clients libmosquitto-dev mosquitto dbus libnotify-bin libglib2.0-bin)
+debian_packages=(libzmq3-dev libsqlite3-dev gpsd gpsd-clients libmosquitto-dev mosquitto dbus libnotify-bin libglib2.0-bin)
 debian_packages+=(iproute2 systemd)  # ip netns for the multi-host test, systemd-analyze for the unit check
 debian_packages+=(chromium)  # headless browser for the map page test (Tests/IntegrationTests/test_map_browser.py)
 python_packages=(pyzmq geographiclib shapely pytest jsonschema)

@@ -137,7 +137,7 @@ public struct Circle: Sendable, Hashable {
     /// Latitude reach is exact (the nearest point of a parallel lies along the meridian);
     /// longitude reach comes from `SphereBound`, which never underestimates it.
     static func boundingBox(center: Coordinate, radiusMeters radius: Double) -> BoundingBox {
-        let pad = 1e-9  // degrees, about 0.1 mm, for rounding in geod_direct
+        let pad = 1e-9  // degrees, about 0.1 mm, for rounding in Geodesic.destination
         let north = Geodesic.distance(center, Coordinate(lat: 90, lon: center.lon))
         let south = Geodesic.distance(center, Coordinate(lat: -90, lon: center.lon))
         let maxLat = radius >= north ? 90 : min(90, Geodesic.destination(from: center, azimuthDegrees: 0, distanceMeters: radius).lat + pad)

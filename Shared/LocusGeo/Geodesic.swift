@@ -1,4 +1,3 @@
-import CProj
 import Foundation
 
 /// The solution of an inverse geodesic problem: how far and in which directions.
@@ -17,29 +16,27 @@ public struct GeodesicLine: Sendable, Hashable {
     }
 }
 
-/// Exact geodesics on WGS-84 (Karney 2013, through proj's `geodesic.h`).
+/// Exact geodesics on WGS-84 by Karney's method (C. F. F. Karney, "Algorithms for
+/// geodesics", J. Geodesy 87, 43–55, 2013), implemented here in Swift.
 ///
 /// Accurate to about 15 nm for any pair of points, including nearly antipodal ones where
-/// Vincenty's method fails to converge. It costs about a microsecond per call, so hot
+/// Vincenty's method fails to converge. It costs one to two microseconds per call, so hot
 /// paths (geofence tests, filters) use `FastDistance` / `LocalTangentPlane` and come back
-/// here only when the approximation cannot decide.
+/// here only when the approximation cannot decide. Pure value code: safe from any thread.
 public enum Geodesic {
     /// Solves the inverse problem: distance and azimuths from `a` to `b`.
     public static func inverse(_ a: Coordinate, _ b: Coordinate) -> GeodesicLine {
-        var s12 = 0.0, azi1 = 0.0, azi2 = 0.0
-        geod_inverse(GeodesicEllipsoid.shared.pointer, a.lat, a.lon, b.lat, b.lon, &s12, &azi1, &azi2)
+        let solution = GeodesicInverseSolver(ellipsoid: .wgs84).solve(lat1: a.lat, lon1: a.lon, lat2: b.lat, lon2: b.lon)
         return GeodesicLine(
-            distanceMeters: s12,
-            azimuth1Degrees: normalizedAzimuth(azi1),
-            azimuth2Degrees: normalizedAzimuth(azi2)
+            distanceMeters: solution.distanceMeters,
+            azimuth1Degrees: normalizedAzimuth(DegreeTrig.atan2Degrees(solution.sinAzimuth1, solution.cosAzimuth1)),
+            azimuth2Degrees: normalizedAzimuth(DegreeTrig.atan2Degrees(solution.sinAzimuth2, solution.cosAzimuth2))
         )
     }
 
     /// Distance in metres along the shortest path on the ellipsoid.
     public static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
-        var s12 = 0.0
-        geod_inverse(GeodesicEllipsoid.shared.pointer, a.lat, a.lon, b.lat, b.lon, &s12, nil, nil)
-        return s12
+        GeodesicInverseSolver(ellipsoid: .wgs84).solve(lat1: a.lat, lon1: a.lon, lat2: b.lat, lon2: b.lon).distanceMeters
     }
 
     /// Initial bearing from `a` towards `b`, degrees clockwise from true north, [0, 360).
@@ -50,9 +47,9 @@ public enum Geodesic {
     /// Solves the direct problem: where a geodesic started at `from` heading
     /// `azimuthDegrees` ends after `distanceMeters`. The longitude is in [−180, 180].
     public static func destination(from: Coordinate, azimuthDegrees: Double, distanceMeters: Double) -> Coordinate {
-        var lat2 = 0.0, lon2 = 0.0
-        geod_direct(GeodesicEllipsoid.shared.pointer, from.lat, from.lon, azimuthDegrees, distanceMeters, &lat2, &lon2, nil)
-        return Coordinate(lat: lat2, lon: normalizedLongitude(lon2))
+        let end = GeodesicDirectSolver(ellipsoid: .wgs84).solve(
+            latitudeDegrees: from.lat, longitudeDegrees: from.lon, azimuthDegrees: azimuthDegrees, distanceMeters: distanceMeters)
+        return Coordinate(lat: end.lat, lon: normalizedLongitude(end.lon))
     }
 
     /// Maps an azimuth in degrees into [0, 360).
@@ -69,20 +66,4 @@ func normalizedLongitude(_ degrees: Double) -> Double {
     var value = (degrees + 180).truncatingRemainder(dividingBy: 360)
     if value < 0 { value += 360 }
     return value - 180
-}
-
-/// The WGS-84 parameters prepared once by `geod_init`, kept at a stable address.
-///
-/// `geod_inverse` and `geod_direct` only read this storage, so sharing it between
-/// threads is safe once it has been initialised.
-private final class GeodesicEllipsoid: @unchecked Sendable {
-    static let shared = GeodesicEllipsoid()
-
-    let pointer: UnsafeMutablePointer<geod_geodesic>
-
-    private init() {
-        pointer = UnsafeMutablePointer<geod_geodesic>.allocate(capacity: 1)
-        pointer.initialize(to: geod_geodesic())
-        geod_init(pointer, WGS84.semiMajorAxisMeters, WGS84.flattening)
-    }
 }

@@ -15,6 +15,7 @@ enum BenchCommand {
       geofence   region kernel vs shapely STRtree; fleet throughput and fix→event latency on the bus
       pipeline   fix→notification latency through bus, fusion, geofence and notifier at 1 k fixes/s
       resources  RSS and CPU of every service at 1 Hz input, beside gpsd
+      geodesic   exact geodesic (Karney) calls/s beside FastDistance (not part of `all`)
       all        every benchmark above with the counts below, then one markdown table on stdout
                  (each bench's own details go to stderr)
 
@@ -46,6 +47,7 @@ enum BenchCommand {
         ("geofence", { GeofenceBench.run($0) }),
         ("pipeline", { PipelineBench.run($0) }),
         ("resources", { ResourceBench.run($0) }),
+        ("geodesic", { GeodesicBench.run($0) }),
     ]
 
     /// What `all` passes each bench: counts that keep the whole run near five minutes on

@@ -48,6 +48,16 @@ for _ in range(20):  # poles
 for _ in range(20):  # across the antimeridian
     a = rng.uniform(-60, 60)
     pairs.append(("antimeridian", a, rng.uniform(179, 180), a + rng.uniform(-1, 1), rng.uniform(-180, -179)))
+# Appended after the original kinds so their rows stay as they were.
+for _ in range(40):  # within a few hundredths of a degree of the antipode: Newton from the astroid
+    a, o = lat(), lon()
+    pairs.append(("near-antipode", a, o, -a + rng.uniform(-0.02, 0.02), o + 180 - 360 * (o > 0) + rng.uniform(-0.02, 0.02)))
+for _ in range(20):  # on the equator past (1 - f) 180° of longitude, where the geodesic leaves the equator
+    o = lon()
+    pairs.append(("near-antipode", 0.0, o, 0.0, o + 180 - 360 * (o > 0) + rng.uniform(-0.6, 0.6)))
+for _ in range(10):  # exactly antipodal
+    a, o = lat(), lon()
+    pairs.append(("near-antipode", a, o, -a, o + 180 - 360 * (o > 0)))
 
 out = sys.stdout
 out.write("kind,lat1,lon1,azi1,lat2,lon2,azi2,s12\n")
