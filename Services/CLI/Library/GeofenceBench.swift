@@ -17,6 +17,7 @@ enum GeofenceBench {
             OptionSpec("--devices", value: "N", help: "devices for the bus run", default: "10000"),
             OptionSpec("--fixes", value: "N", help: "fixes published in the bus run", default: "500000"),
             OptionSpec("--latency-samples", value: "N", help: "fix→event round trips measured", default: "1000"),
+            OptionSpec("--side-km", value: "KM", help: "side of the square the bus run's regions and devices fill", default: "50"),
             OptionSpec("--seed", value: "N", help: "random seed", default: "42"),
             OptionSpec("--skip-bus", help: "only the kernel comparison"),
             OptionSpec("--help", help: "print this help and exit"),
@@ -27,7 +28,10 @@ enum GeofenceBench {
         let options = ServiceProgram.parseOrExit(spec, arguments: arguments)
         let circles, points, devices, fixes, samples: Int
         let seed: UInt64
-        do {
+        let sideKilometres: Double
+        do throws(UsageError) {
+            sideKilometres = try options.double("--side-km") ?? 50
+            guard sideKilometres > 0, sideKilometres <= 2_000 else { throw UsageError("--side-km must be in (0, 2000]") }
             circles = try options.int("--circles") ?? 10_000
             points = try options.int("--points") ?? 1_000_000
             devices = try options.int("--devices") ?? 10_000
@@ -54,7 +58,8 @@ enum GeofenceBench {
         }
         if options.flag("--skip-bus") { return 0 }
         print("")
-        return GeofenceBusRun(circles: circles, devices: devices, fixes: fixes, latencySamples: samples, seed: seed).run()
+        return GeofenceBusRun(circles: circles, devices: devices, fixes: fixes, latencySamples: samples, seed: seed,
+                              sideMeters: sideKilometres * 1_000).run()
     }
 }
 
@@ -118,6 +123,8 @@ struct GeofenceBusRun {
     let fixes: Int
     let latencySamples: Int
     let seed: UInt64
+    /// The square regions and devices fill; the kernel's 50 km keeps the two runs on one scene.
+    var sideMeters = GeofenceKernelBench.sceneSideMeters
 
     func run() -> Int32 {
         let directory = NSTemporaryDirectory() + "locus-bench-geofence-\(getpid())"
@@ -184,7 +191,7 @@ struct GeofenceBusRun {
 
         var random = SeededGenerator(seed: seed)
         let plane = LocalTangentPlane(origin: Coordinate(lat: 45, lon: 7))
-        let half = GeofenceKernelBench.sceneSideMeters / 2
+        let half = sideMeters / 2
         // The kernel's scene first, drawn in the same order from the same seed.
         var scene: [(center: Coordinate, radiusMeters: Double)] = []
         for _ in 0..<circles {
@@ -245,7 +252,7 @@ struct GeofenceBusRun {
         let (seconds, events) = (loaded.seconds, loaded.events)
         let latencies = try measureLatency(publisher: publisher, next: next, ids: &ids)
 
-        print("| locus-geofence on locus-bus (\(circles) regions, \(devices) devices) | value |")
+        print("| locus-geofence on locus-bus (\(circles) regions, \(devices) devices, \(Int(sideMeters / 1_000)) km square) | value |")
         print("|---|---:|")
         print("| regions added and acknowledged | \(circles) in \(String(format: "%.2f", setupSeconds)) s |")
         print("| fixes/s, \(fixes) fixes (decode, index, hysteresis, SQLite) | \(Int(Double(fixes) / seconds)) |")
@@ -255,6 +262,9 @@ struct GeofenceBusRun {
         for (number, process) in processes.enumerated() {
             func perFix(_ seconds: [Double]) -> String { String(format: "%.2f", seconds[number] / Double(fixes) * 1e6) }
             print("| CPU µs per fix in \(process.name), with regions / floor | \(perFix(loadedCPU)) / \(perFix(idleCPU)) |")
+        }
+        if let peak = ProcSample.readPeakKilobytes(pid: processes[0].pid) {
+            print("| locus-geofence peak RSS (every region and device in memory) | \(String(format: "%.1f MB", Double(peak) / 1024)) |")
         }
         if let geofenceSeconds = loadedCPU.first, geofenceSeconds > 0 {
             print("| fixes/s per core of locus-geofence, with regions (fixes ÷ its CPU time) | \(Int(Double(fixes) / geofenceSeconds)) |")
