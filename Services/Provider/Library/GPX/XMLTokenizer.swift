@@ -90,21 +90,7 @@ struct XMLTokenizer {
 
     /// Line and column (from 1; the column in characters) of a byte offset.
     func position(of offset: Int) -> (line: Int, column: Int) {
-        var line = 1
-        var column = 1
-        var cursor = documentStart
-        let end = min(offset, bytes.count)
-        while cursor < end {
-            let byte = bytes[cursor]
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-            cursor += 1
-        }
-        return (line, column)
+        XMLPosition.of(offset: min(offset, bytes.count), in: bytes, from: documentStart)
     }
 
     func failure(_ message: String, at offset: Int) -> XMLSyntaxError {
