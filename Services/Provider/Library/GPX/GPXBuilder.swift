@@ -13,11 +13,7 @@ struct GPXBuilder {
     private var currentRoute: [GPXPoint] = []
     private var currentTrack: [GPXPoint] = []
     private var extensionsDepth = 0
-
-    init() {
-        path.reserveCapacity(16)
-        text.reserveCapacity(64)
-    }
+    private var scratch: [UInt8] = []
 
     mutating func start(_ name: XMLName, attributes: [XMLAttribute]) throws(GPXError) {
         let element = GPXElement(localName: name.local)
@@ -36,9 +32,8 @@ struct GPXBuilder {
         }
         switch element {
         case .wpt, .rtept, .trkpt:
-            let latText = attributes.first { $0.name.isQualified("lat") }?.value
-            let lonText = attributes.first { $0.name.isQualified("lon") }?.value
-            guard let lat = latText.flatMap(Self.number), let lon = lonText.flatMap(Self.number) else {
+            guard let lat = number(attributes.first { $0.name.isQualified("lat") }),
+                  let lon = number(attributes.first { $0.name.isQualified("lon") }) else {
                 throw GPXError("<\(name.localString)> without numeric lat and lon")
             }
             guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else {
@@ -51,8 +46,10 @@ struct GPXBuilder {
         }
     }
 
+    /// Text matters only directly inside an element that holds a value; the whitespace
+    /// between elements, names and descriptions are not kept.
     mutating func characters(_ chunk: XMLText) {
-        guard text.count < Self.maximumTextBytes else { return }
+        guard extensionsDepth == 0, path.last?.holdsValue == true, text.count < Self.maximumTextBytes else { return }
         chunk.appendDecoded(to: &text)
         if text.count > Self.maximumTextBytes { text.removeLast(text.count - Self.maximumTextBytes) }
     }
@@ -89,7 +86,7 @@ struct GPXBuilder {
     private mutating func readField(_ element: GPXElement) throws(GPXError) {
         let value = Self.trimmed(text)
         if value.isEmpty { return }
-        func number() -> Double? { Self.number(value).flatMap { $0.isFinite ? $0 : nil } }
+        func number() -> Double? { Double(value).flatMap { $0.isFinite ? $0 : nil } }
         switch element {
         case .ele: point?.elevation = number()
         case .time:
@@ -113,8 +110,13 @@ struct GPXBuilder {
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
-    /// A number in Swift's `Double` syntax, surrounding whitespace allowed.
-    private static func number(_ text: String) -> Double? {
-        Double(trimmed(Array(text.utf8)))
+    /// An attribute's value as a number in Swift's `Double` syntax, surrounding whitespace
+    /// allowed. Decoded into a reused buffer: coordinates fit a small string, so reading
+    /// them allocates nothing.
+    private mutating func number(_ attribute: XMLAttribute?) -> Double? {
+        guard let attribute else { return nil }
+        scratch.removeAll(keepingCapacity: true)
+        attribute.appendDecodedValue(to: &scratch)
+        return Double(Self.trimmed(scratch))
     }
 }

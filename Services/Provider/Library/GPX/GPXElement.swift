@@ -36,6 +36,14 @@ enum GPXElement: Equatable {
         }
     }
 
+    /// The elements whose text the reader uses.
+    var holdsValue: Bool {
+        switch self {
+        case .time, .ele, .speed, .course, .hdop, .vdop, .sat: true
+        default: false
+        }
+    }
+
     /// The elements whose children are a point's fields.
     var isPoint: Bool { self == .wpt || self == .rtept || self == .trkpt }
 }

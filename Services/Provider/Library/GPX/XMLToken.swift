@@ -67,8 +67,13 @@ struct XMLAttribute {
     var value: String {
         var output: [UInt8] = []
         output.reserveCapacity(rawValue.count)
-        XMLReferences.decode(rawValue, expandReferences: hasReferences, attributeValue: true, into: &output)
+        appendDecodedValue(to: &output)
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `value` appended to a buffer the caller reuses.
+    func appendDecodedValue(to output: inout [UInt8]) {
+        XMLReferences.decode(rawValue, expandReferences: hasReferences, attributeValue: true, into: &output)
     }
 }
 

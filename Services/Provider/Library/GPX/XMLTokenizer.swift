@@ -43,8 +43,6 @@ struct XMLTokenizer {
         let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
         documentStart = hasBOM ? 3 : 0
         index = documentStart
-        attributes.reserveCapacity(8)
-        open.reserveCapacity(16)
         if let (offset, problem) = XMLCharacterCheck.firstProblem(in: bytes) {
             let message = switch problem {
             case .nul: "NUL byte: not a text file"
