@@ -51,9 +51,17 @@ for target in "${targets[@]}"; do
     seed "$target" "$work/seeds" || { summary+=("$target: SEEDING FAILED"); failed=1; continue; }
     mkdir -p "$work/corpus" "$work/artifacts"
     log="$work/last-run.log"
-    # Whole GPX files are slow to parse; shorter inputs keep the target at thousands per second.
+    # Inputs as long as the format needs, not longer: the time per input grows with its
+    # length, and over a long run libFuzzer lets inputs grow to the limit.
+    # nmea: 4 kB holds dozens of sentences (many cycles to learn cycle ends from) and a line
+    #       past the decoder's 1024-byte limit; the seeds are 4 kB pieces of real logs.
+    # gpx:  8 kB holds the header, metadata, waypoints, a route and a track of dozens of
+    #       points with extensions, i.e. every element the reader acts on, several times.
     maxlen=65536
-    [ "$target" = gpx ] && maxlen=16384
+    case "$target" in
+        nmea) maxlen=4096 ;;
+        gpx) maxlen=8192 ;;
+    esac
     limits=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" -print_final_stats=1)
     [ -n "${FUZZ_RUNS:-}" ] && limits+=(-runs="$FUZZ_RUNS")
     echo "== $target: fuzzing for at most $seconds s" >&2

@@ -4,13 +4,15 @@ import Foundation
 // ../build-target.sh).
 
 /// Parses the input as a GPX file. The parser's promise: any bytes give a document or a
-/// `GPXError`, never a trap; every point of a document is a valid position with finite
-/// optional fields; and its replay timeline has strictly increasing times and in-range fixes.
+/// `GPXError` with a reason (and a position from line 1, column 1 when it has one), never
+/// a trap; every point of a document is a valid position with finite optional fields; and
+/// its replay timeline has strictly increasing times and in-range fixes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func gpxFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let document: GPXDocument
     do { document = try GPXParser.parse(Data(bytes: data, count: size)) } catch {
-        precondition(!error.description.isEmpty, "GPX rejected without a reason")
+        precondition(!error.message.isEmpty && !error.description.isEmpty, "GPX rejected without a reason")
+        if let line = error.line { precondition(line >= 1 && (error.column ?? 1) >= 1, "error position before the start") }
         return 0
     }
     let all = document.waypoints + document.routes.flatMap { $0 } + document.tracks.flatMap { $0 }

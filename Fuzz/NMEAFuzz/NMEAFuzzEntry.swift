@@ -12,9 +12,29 @@ public func nmeaFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
     fixes += decoder.feed(bytes: UnsafeRawBufferPointer(rebasing: bytes[split..<size]))
     fixes += decoder.finish()
 
+    // Lines end at each LF byte (a CR before it stays, as `feed(line:)` allows). Splitting
+    // the UTF-8 view, not the String, keeps CR LF from fusing into one Character, which
+    // would hand whole CR LF logs to the decoder as a single line.
     var lineDecoder = NMEADecoder()
-    let text = String(decoding: bytes, as: UTF8.self)
-    for line in text.split(separator: "\n") { fixes += lineDecoder.feed(line: line) }
+    var text = String(decoding: bytes, as: UTF8.self)
+    var lineEnds: [Int] = []
+    text.withUTF8 { stored in
+        var offset = 0
+        while offset < stored.count {
+            offset = NMEAByteScan.firstIndex(of: 0x0A, in: stored, from: offset)
+            lineEnds.append(offset)
+            offset += 1
+        }
+    }
+    let utf8 = text.utf8
+    var lineStart = 0
+    for lineEnd in lineEnds {
+        if lineEnd > lineStart {
+            let range = utf8.index(utf8.startIndex, offsetBy: lineStart)..<utf8.index(utf8.startIndex, offsetBy: lineEnd)
+            fixes += lineDecoder.feed(line: Substring(utf8[range]))
+        }
+        lineStart = lineEnd + 1
+    }
     fixes += lineDecoder.finish()
 
     for fix in fixes {

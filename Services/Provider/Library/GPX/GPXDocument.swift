@@ -51,15 +51,21 @@ public struct GPXDocument: Sendable, Equatable {
     }
 }
 
-/// Why a GPX file could not be read, with the line where known.
+/// Why a GPX file could not be read, with the line and column (in characters) where known.
 public struct GPXError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     public var line: Int?
+    public var column: Int?
 
-    public init(_ message: String, line: Int? = nil) {
+    public init(_ message: String, line: Int? = nil, column: Int? = nil) {
         self.message = message
         self.line = line
+        self.column = column
     }
 
-    public var description: String { line.map { "GPX line \($0): \(message)" } ?? "GPX: \(message)" }
+    public var description: String {
+        guard let line else { return "GPX: \(message)" }
+        guard let column else { return "GPX line \(line): \(message)" }
+        return "GPX line \(line), column \(column): \(message)"
+    }
 }

@@ -25,8 +25,8 @@ public struct NMEACivilDate: Sendable, Equatable {
     /// Reads the date from a log comment such as `# Date: 2005-03-11` or
     /// `# Date = 2015-03-10` (gpsd's regression logs), nil for other comments.
     public init?(logComment line: Substring) {
-        guard line.first == "#", let dateRange = line.firstRange(of: "Date") else { return nil }
-        var rest = line[dateRange.upperBound...].drop { $0 == " " || $0 == ":" || $0 == "=" || $0 == "\t" }
+        guard line.utf8.first == 0x23, let dateEnd = Self.endOfDateWord(in: line) else { return nil }
+        var rest = line[dateEnd...].drop { $0 == " " || $0 == ":" || $0 == "=" || $0 == "\t" }
         func number(_ count: Int) -> Int? {
             let digits = rest.prefix(count)
             guard digits.count == count, digits.allSatisfy(\.isASCII), let value = Int(digits) else { return nil }
@@ -36,6 +36,20 @@ public struct NMEACivilDate: Sendable, Equatable {
         guard let year = number(4), rest.popFirst() == "-", let month = number(2), rest.popFirst() == "-",
               let day = number(2) else { return nil }
         self.init(year: year, month: month, day: day)
+    }
+
+    /// Where the first "Date" in the line ends. Searched in the UTF-8 bytes: comment lines
+    /// are read for every log, and a byte search costs a fraction of a Character one.
+    private static func endOfDateWord(in line: Substring) -> Substring.Index? {
+        let utf8 = line.utf8
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            if utf8[index] == 0x44, utf8[index...].starts(with: "Date".utf8) {
+                return utf8.index(index, offsetBy: 4)
+            }
+            index = utf8.index(after: index)
+        }
+        return nil
     }
 
     /// Expands a two-digit RMC year. With a log date the century is the one that puts

@@ -66,33 +66,31 @@ public struct NMEADecoder: Sendable {
     public mutating func feed(bytes: UnsafeRawBufferPointer) -> [NMEAFix] {
         var fixes: [NMEAFix] = []
         let all = bytes.bindMemory(to: UInt8.self)
-        var start = 0
-        var i = 0
         let count = all.count
-        while i < count {
-            let byte = all[i]
-            if byte == 0x0A || byte == 0x0D {
-                if !discardingOverlongLine {
-                    if pending.isEmpty {
-                        if i > start { process(line: UnsafeBufferPointer(rebasing: all[start..<i]), into: &fixes) }
-                    } else {
-                        pending.append(contentsOf: UnsafeBufferPointer(rebasing: all[start..<i]))
-                        pending.withUnsafeBufferPointer { process(line: $0, into: &fixes) }
-                        pending.removeAll(keepingCapacity: true)
-                    }
-                }
-                discardingOverlongLine = false
-                start = i + 1
-            } else if !discardingOverlongLine, pending.count + (i - start) >= NMEASentence.maximumLineBytes {
+        var start = 0
+        while start < count {
+            let end = NMEAByteScan.lineEnd(in: all, from: start)
+            if !discardingOverlongLine, pending.count + (end - start) > NMEASentence.maximumLineBytes {
                 counters.tooLong += 1
-                lastProblem = NMEAParseError.tooLong(byteCount: pending.count + i - start + 1).description
+                lastProblem = NMEAParseError.tooLong(byteCount: NMEASentence.maximumLineBytes + 1).description
                 pending.removeAll(keepingCapacity: true)
                 discardingOverlongLine = true
             }
-            i += 1
-        }
-        if !discardingOverlongLine, start < count {
-            pending.append(contentsOf: UnsafeBufferPointer(rebasing: all[start..<count]))
+            guard end < count else {
+                if !discardingOverlongLine { pending.append(contentsOf: UnsafeBufferPointer(rebasing: all[start..<count])) }
+                break
+            }
+            if !discardingOverlongLine {
+                if pending.isEmpty {
+                    if end > start { process(line: UnsafeBufferPointer(rebasing: all[start..<end]), into: &fixes) }
+                } else {
+                    pending.append(contentsOf: UnsafeBufferPointer(rebasing: all[start..<end]))
+                    pending.withUnsafeBufferPointer { process(line: $0, into: &fixes) }
+                    pending.removeAll(keepingCapacity: true)
+                }
+            }
+            discardingOverlongLine = false
+            start = end + 1
         }
         return fixes
     }
@@ -142,7 +140,13 @@ public struct NMEADecoder: Sendable {
     /// Index of the last "$" when an earlier "$" precedes it, i.e. where the last of
     /// several sentences run together on one line starts; nil for an ordinary line.
     private static func restartIndex(in line: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let last = line.lastIndex(of: 0x24), let first = line.firstIndex(of: 0x24), first < last else { return nil }
+        var first: Int?
+        var last: Int?
+        NMEAByteScan.forEach(0x24, in: line) { index in
+            if first == nil { first = index }
+            last = index
+        }
+        guard let first, let last, first < last else { return nil }
         return last
     }
 

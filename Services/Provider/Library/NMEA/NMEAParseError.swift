@@ -33,7 +33,7 @@ public enum NMEAParseError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     private func hex(_ value: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(value >> 4)], digits[Int(value & 0xF)]])
+        func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x37 + nibble }
+        return String(decoding: [digit(value >> 4), digit(value & 0xF)], as: UTF8.self)
     }
 }

@@ -62,6 +62,14 @@ extension NMEASentence {
         var sum: UInt8 = 0
         var i = dollar + 1
         while i < end {
+            if i + 8 <= end, let base = line.baseAddress {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                if NMEAByteScan.isPlainBody(word) {
+                    sum ^= NMEAByteScan.xorFold(word)
+                    i += 8
+                    continue
+                }
+            }
             let byte = line[i]
             if byte == 0x2A { star = i; break }  // "*"
             guard byte >= 0x20, byte < 0x7F else { throw .notNMEA("binary byte 0x\(String(byte, radix: 16)) in sentence") }
@@ -106,7 +114,7 @@ extension NMEASentence {
         starts.reserveCapacity(24)
         starts.append(0)
         if comma < star {
-            for (offset, byte) in body.enumerated() where byte == 0x2C { starts.append(offset + 1) }
+            body.withUnsafeBufferPointer { bytes in NMEAByteScan.forEach(0x2C, in: bytes) { starts.append($0 + 1) } }
             starts.append(body.count + 1)
         } else {
             starts = [0]  // no data fields at all
