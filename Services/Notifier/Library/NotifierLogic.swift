@@ -42,6 +42,7 @@ public struct NotifierLogic: ServiceLogic {
             if let destination = Destination.decode(json) { destinations[device] = destination }
         }
         for name in delivery?.sinkNames ?? [] { try outbox.register(sink: name) }
+        delivery?.watchLog(of: outbox)
     }
 
     // MARK: ServiceLogic

@@ -36,6 +36,12 @@ public final class DeliveryService: @unchecked Sendable {
 
     public func wake() { workers.forEach { $0.wake() } }
 
+    /// Lets the writer's connection tell the checkpointer when the log has grown.
+    public func watchLog(of outbox: Outbox) {
+        let checkpointer = self.checkpointer
+        outbox.watchLog { checkpointer.logGrew(to: $0) }
+    }
+
     /// Hands a just-committed notification to every sink: an idle inline sink gets it on
     /// this thread and its `notify.<sink>` record is returned for publishing now; the other
     /// workers are woken. Runtime thread only; `outbox` is that thread's connection.

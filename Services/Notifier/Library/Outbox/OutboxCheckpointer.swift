@@ -1,18 +1,22 @@
 import Foundation
 
-/// Copies the outbox's write-ahead log into the database on its own thread and connection,
-/// every `intervalSeconds`. Commits never checkpoint (`wal_autocheckpoint=0`), so the disk
-/// flush a checkpoint needs happens here, off the event → notification path; a PASSIVE
-/// checkpoint neither blocks the writer nor waits for readers.
+/// Copies the outbox's write-ahead log into the database on its own thread and connection.
+/// Commits never checkpoint (`wal_autocheckpoint=0`), so the disk flushes a checkpoint needs
+/// happen here, off the event → notification path; a PASSIVE checkpoint neither blocks the
+/// writer nor waits for readers. It runs when the writer reports a log of `thresholdFrames`
+/// or more (`logGrew`), or every `intervalSeconds` at the latest.
 final class OutboxCheckpointer: @unchecked Sendable {
     private let directory: URL
+    private let thresholdFrames: Int
     private let intervalSeconds: Double
     private let condition = NSCondition()
     private var stopping = false
     private var exited = true
+    private var due = false
 
-    init(directory: URL, intervalSeconds: Double = 1) {
+    init(directory: URL, thresholdFrames: Int = 1_000, intervalSeconds: Double = 60) {
         self.directory = directory
+        self.thresholdFrames = thresholdFrames
         self.intervalSeconds = intervalSeconds
     }
 
@@ -23,6 +27,17 @@ final class OutboxCheckpointer: @unchecked Sendable {
         let thread = Thread { [self] in run() }
         thread.name = "outbox-checkpoint"
         thread.start()
+    }
+
+    /// The writer's commit hook: the log now holds `frames` frames.
+    func logGrew(to frames: Int) {
+        guard frames >= thresholdFrames else { return }
+        condition.lock()
+        if !due {
+            due = true
+            condition.broadcast()
+        }
+        condition.unlock()
     }
 
     /// Stops the thread after a last checkpoint, waiting up to `timeoutSeconds`.
@@ -46,7 +61,8 @@ final class OutboxCheckpointer: @unchecked Sendable {
         while true {
             condition.lock()
             let deadline = Date().addingTimeInterval(intervalSeconds)
-            while !stopping && condition.wait(until: deadline) {}
+            while !stopping && !due && condition.wait(until: deadline) {}
+            due = false
             let stop = stopping
             condition.unlock()
             _ = try? outbox.checkpoint()

@@ -19,6 +19,7 @@ final class SQLiteDatabase {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
     private var transactionDepth = 0
+    private var logWatcher: LogWatcher?
 
     init(path: String) throws(SQLiteError) {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -30,7 +31,25 @@ final class SQLiteDatabase {
         sqlite3_busy_handler(handle, SQLiteDatabase.busyRetry, nil)
     }
 
+    /// Calls `onLogSize` with the frames in the write-ahead log after each commit on this
+    /// connection (SQLite's WAL hook, which also replaces its automatic checkpoint).
+    func watchLog(_ onLogSize: @escaping (Int) -> Void) {
+        logWatcher = LogWatcher(onLogSize)
+        let context = Unmanaged.passUnretained(logWatcher!).toOpaque()
+        sqlite3_wal_hook(handle, { context, _, _, frames in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<LogWatcher>.fromOpaque(context).takeUnretainedValue().onLogSize(Int(frames))
+            return SQLITE_OK
+        }, context)
+    }
+
+    private final class LogWatcher {
+        let onLogSize: (Int) -> Void
+        init(_ onLogSize: @escaping (Int) -> Void) { self.onLogSize = onLogSize }
+    }
+
     deinit {
+        sqlite3_wal_hook(handle, nil, nil)
         for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close(handle)
     }
