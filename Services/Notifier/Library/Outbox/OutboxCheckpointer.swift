@@ -4,20 +4,25 @@ import Foundation
 /// Commits never checkpoint (`wal_autocheckpoint=0`), so the disk flushes a checkpoint needs
 /// happen here, off the event → notification path; a PASSIVE checkpoint neither blocks the
 /// writer nor waits for readers. It runs when the writer reports a log of `thresholdFrames`
-/// or more (`logGrew`), or every `intervalSeconds` at the latest.
+/// or more (`logGrew`), or every `intervalSeconds` at the latest, and at most once per
+/// `spacingSeconds`. The writer's first commit after a complete checkpoint restarts the log
+/// and flushes its header (tens of milliseconds on a busy disk, measured), so the threshold is
+/// high: 4096 frames (16 MB) is a few hundred events between flushes.
 final class OutboxCheckpointer: @unchecked Sendable {
     private let directory: URL
     private let thresholdFrames: Int
     private let intervalSeconds: Double
+    private let spacingSeconds: Double
     private let condition = NSCondition()
     private var stopping = false
     private var exited = true
     private var due = false
 
-    init(directory: URL, thresholdFrames: Int = 1_000, intervalSeconds: Double = 60) {
+    init(directory: URL, thresholdFrames: Int = 4_096, intervalSeconds: Double = 300, spacingSeconds: Double = 1) {
         self.directory = directory
         self.thresholdFrames = thresholdFrames
         self.intervalSeconds = intervalSeconds
+        self.spacingSeconds = spacingSeconds
     }
 
     func start() {
@@ -62,11 +67,17 @@ final class OutboxCheckpointer: @unchecked Sendable {
             condition.lock()
             let deadline = Date().addingTimeInterval(intervalSeconds)
             while !stopping && !due && condition.wait(until: deadline) {}
-            due = false
             let stop = stopping
             condition.unlock()
             _ = try? outbox.checkpoint()
             if stop { return }
+            // The log keeps its frame count until the writer restarts it, so commits in the
+            // meantime report it as big still: let them coalesce instead of re-checkpointing.
+            condition.lock()
+            let quiet = Date().addingTimeInterval(spacingSeconds)
+            while !stopping && condition.wait(until: quiet) {}
+            due = false
+            condition.unlock()
         }
     }
 }
