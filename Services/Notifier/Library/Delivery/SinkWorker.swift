@@ -25,9 +25,9 @@ final class SinkWorker: @unchecked Sendable {
     /// True while the worker waits with nothing left to deliver.
     private var idle = false
     private var thread: Thread?
-    /// The runtime thread's own instance of an inline sink (made on first use).
+    /// The worker's sink when it `deliversInline`, shared with the runtime thread (guarded by
+    /// `condition`, used there only while the worker is idle).
     private var inlineSink: (any NotificationSink)?
-    private var inlineChecked = false
 
     init(name: String, directory: URL, policy: RetryPolicy, reports: DeliveryReports, service: String,
          makeSink: @escaping () throws -> any NotificationSink) {
@@ -66,14 +66,9 @@ final class SinkWorker: @unchecked Sendable {
     /// connection) and returns the `notify.<sink>` record to publish. Returns nil when the
     /// worker must do it (busy, not an inline sink, or the attempt asks for a retry).
     func deliverInline(_ record: NotificationRecord, seq: Int64, outbox: Outbox) -> Outbound? {
-        if !inlineChecked {
-            inlineChecked = true
-            if let sink = try? makeSink(), sink.deliversInline { inlineSink = sink }
-        }
-        guard let sink = inlineSink else { return nil }
         condition.lock()
         defer { condition.unlock() }
-        guard idle, checked >= posted, !stopping, !exited else { return nil }
+        guard let sink = inlineSink, idle, checked >= posted, !stopping, !exited else { return nil }
         let outcome = sink.deliver(record)
         if case .retry = outcome { return nil }
         do { try outbox.advance(sink: name, to: seq) } catch {
@@ -109,6 +104,11 @@ final class SinkWorker: @unchecked Sendable {
         } catch {
             problem("sinkStartFailed", "sink \(name) cannot start: \(error)", ref: nil, t: Date().timeIntervalSince1970)
             return
+        }
+        if sink.deliversInline {
+            condition.lock()
+            inlineSink = sink
+            condition.unlock()
         }
         var attempt = 0
         var generator = SystemRandomNumberGenerator()

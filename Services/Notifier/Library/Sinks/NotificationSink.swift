@@ -9,7 +9,8 @@ public enum DeliveryOutcome: Sendable, Equatable {
     case skipped
 }
 
-/// A place notifications go. `deliver` is called on the sink's own worker thread, one
+/// A place notifications go. `deliver` is called on the sink's own worker thread (or, for a
+/// sink that `deliversInline`, on the runtime thread while that worker is idle), one
 /// notification at a time, in outbox order, possibly again after a crash — so a sink
 /// should pass `record.id` on for receivers to drop repeats.
 public protocol NotificationSink: AnyObject {
