@@ -51,10 +51,11 @@ public final class Outbox {
     }
 
     /// Copies committed log pages into the database without waiting for readers or blocking
-    /// writers (PASSIVE); returns the log frames still not copied.
+    /// writers (PASSIVE); returns the log frames still not copied. `truncating` (at shutdown,
+    /// when nobody else writes) also empties the log file, waiting for the writer if need be.
     @discardableResult
-    public func checkpoint() throws(SQLiteError) -> Int {
-        let rows = try database.query("PRAGMA wal_checkpoint(PASSIVE)")
+    public func checkpoint(truncating: Bool = false) throws(SQLiteError) -> Int {
+        let rows = try database.query(truncating ? "PRAGMA wal_checkpoint(TRUNCATE)" : "PRAGMA wal_checkpoint(PASSIVE)")
         guard let row = rows.first, row.count == 3, let logged = row[1].int, let copied = row[2].int else { return 0 }
         return Int(max(0, logged - copied))
     }

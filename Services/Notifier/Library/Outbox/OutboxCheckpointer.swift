@@ -45,7 +45,8 @@ final class OutboxCheckpointer: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Stops the thread after a last checkpoint, waiting up to `timeoutSeconds`.
+    /// Stops the thread after a last checkpoint that also empties the log file (the sink
+    /// workers have stopped by then), waiting up to `timeoutSeconds`.
     func stop(timeoutSeconds: Double) {
         condition.lock()
         stopping = true
@@ -69,7 +70,7 @@ final class OutboxCheckpointer: @unchecked Sendable {
             while !stopping && !due && condition.wait(until: deadline) {}
             let stop = stopping
             condition.unlock()
-            _ = try? outbox.checkpoint()
+            _ = try? outbox.checkpoint(truncating: stop)
             if stop { return }
             // The log keeps its frame count until the writer restarts it, so commits in the
             // meantime report it as big still: let them coalesce instead of re-checkpointing.
