@@ -31,6 +31,13 @@ final class DeliveryReports: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Counts a record the caller publishes itself (an inline delivery).
+    func count(_ counter: String) {
+        lock.lock()
+        counts[counter, default: 0] += 1
+        lock.unlock()
+    }
+
     func take() -> [Outbound] {
         lock.lock()
         defer { lock.unlock() }

@@ -5,6 +5,7 @@ public import LocusBus
 /// notifications are stored, and drains them (bounded) at the end of `--stdio` input.
 public final class DeliveryService: @unchecked Sendable {
     private let workers: [SinkWorker]
+    private let checkpointer: OutboxCheckpointer
     let reports = DeliveryReports()
     public let sinkNames: [String]
 
@@ -16,6 +17,7 @@ public final class DeliveryService: @unchecked Sendable {
         workers = sinks.map { SinkWorker(name: $0.name, directory: directory, policy: policy, reports: reports,
                                          service: service, makeSink: $0.make) }
         sinkNames = sinks.map(\.name)
+        checkpointer = OutboxCheckpointer(directory: directory)
     }
 
     /// Convenience for parsed `--sink` values.
@@ -27,9 +29,33 @@ public final class DeliveryService: @unchecked Sendable {
         self.init(directory: directory, sinks: sinks, policy: policy, service: service)
     }
 
-    public func start() { workers.forEach { $0.start() } }
+    public func start() {
+        workers.forEach { $0.start() }
+        checkpointer.start()
+    }
 
     public func wake() { workers.forEach { $0.wake() } }
+
+    /// Lets the writer's connection tell the checkpointer when the log has grown.
+    public func watchLog(of outbox: Outbox) {
+        let checkpointer = self.checkpointer
+        outbox.watchLog { checkpointer.logGrew(to: $0) }
+    }
+
+    /// Hands a just-committed notification to every sink: an idle inline sink gets it on
+    /// this thread and its `notify.<sink>` record is returned for publishing now; the other
+    /// workers are woken. Runtime thread only; `outbox` is that thread's connection.
+    public func dispatch(_ record: NotificationRecord, seq: Int64, outbox: Outbox) -> [Outbound] {
+        var output: [Outbound] = []
+        for worker in workers {
+            if let outbound = worker.deliverInline(record, seq: seq, outbox: outbox) {
+                output.append(outbound)
+            } else {
+                worker.wake()
+            }
+        }
+        return output
+    }
 
     /// Sends records and problems to the runtime as they happen (bus mode), so a delivery is
     /// on `notify.<sink>` within the loop's next wake-up rather than the next tick. `drain`
@@ -58,5 +84,6 @@ public final class DeliveryService: @unchecked Sendable {
 
     public func stop(timeoutSeconds: Double = 2) {
         workers.forEach { $0.stop(timeoutSeconds: timeoutSeconds) }
+        checkpointer.stop(timeoutSeconds: timeoutSeconds)
     }
 }

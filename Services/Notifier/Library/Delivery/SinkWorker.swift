@@ -5,6 +5,10 @@ import LocusProtocol
 /// One thread per sink: it reads the sink's next notification from its own outbox
 /// connection, delivers it, and moves the cursor only afterwards. A slow or dead sink
 /// therefore delays only itself, and order per sink is the outbox order.
+///
+/// A sink that `deliversInline` is also given new notifications by the runtime thread
+/// (`deliverInline`) while this worker is idle with nothing left: under the worker's lock,
+/// so the two never deliver at once and the order stays the outbox order.
 final class SinkWorker: @unchecked Sendable {
     let name: String
     private let makeSink: () throws -> any NotificationSink
@@ -18,7 +22,12 @@ final class SinkWorker: @unchecked Sendable {
     /// Bumped by `wake()`; the worker is drained when it found nothing after the latest bump.
     private var posted = 0
     private var checked = -1
+    /// True while the worker waits with nothing left to deliver.
+    private var idle = false
     private var thread: Thread?
+    /// The worker's sink when it `deliversInline`, shared with the runtime thread (guarded by
+    /// `condition`, used there only while the worker is idle).
+    private var inlineSink: (any NotificationSink)?
 
     init(name: String, directory: URL, policy: RetryPolicy, reports: DeliveryReports, service: String,
          makeSink: @escaping () throws -> any NotificationSink) {
@@ -52,6 +61,24 @@ final class SinkWorker: @unchecked Sendable {
         return checked >= posted || exited
     }
 
+    /// Delivers `record` (stored at `seq`) on the calling thread when the worker is idle and
+    /// has nothing older to deliver, moves the cursor through `outbox` (the caller's
+    /// connection) and returns the `notify.<sink>` record to publish. Returns nil when the
+    /// worker must do it (busy, not an inline sink, or the attempt asks for a retry).
+    func deliverInline(_ record: NotificationRecord, seq: Int64, outbox: Outbox) -> Outbound? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let sink = inlineSink, idle, checked >= posted, !stopping, !exited else { return nil }
+        let outcome = sink.deliver(record)
+        if case .retry = outcome { return nil }
+        do { try outbox.advance(sink: name, to: seq) } catch {
+            problem("outboxFailed", "sink \(name): \(error)", ref: record.ref, t: record.t)
+        }
+        let (outbound, counter) = report(record, outcome)
+        reports.count(counter)
+        return outbound
+    }
+
     /// Asks the thread to stop after the current attempt and waits up to `timeoutSeconds` for it.
     func stop(timeoutSeconds: Double) {
         condition.lock()
@@ -78,6 +105,11 @@ final class SinkWorker: @unchecked Sendable {
             problem("sinkStartFailed", "sink \(name) cannot start: \(error)", ref: nil, t: Date().timeIntervalSince1970)
             return
         }
+        if sink.deliversInline {
+            condition.lock()
+            inlineSink = sink
+            condition.unlock()
+        }
         var attempt = 0
         var generator = SystemRandomNumberGenerator()
         while true {
@@ -96,21 +128,26 @@ final class SinkWorker: @unchecked Sendable {
                 condition.lock()
                 checked = generation
                 condition.broadcast()
+                idle = true
                 while posted == generation && !stopping { condition.wait() }
+                idle = false
                 condition.unlock()
                 continue
             }
             let outcome = sink.deliver(record)
             switch outcome {
             case .delivered, .skipped, .failed:
+                // The record goes out before the cursor commit: the commit is not on the
+                // event → notification path, and a crash between the two repeats the
+                // delivery either way (the line is already written).
+                publish(report(record, outcome))
                 do { try outbox.advance(sink: name, to: seq) } catch {
                     problem("outboxFailed", "sink \(name): \(error)", ref: record.ref, t: record.t)
                 }
                 attempt = 0
-                report(record, outcome)
             case .retry(let reason):
                 attempt += 1
-                report(record, outcome)
+                publish(report(record, outcome))
                 if attempt == 1 { problem("sinkUnavailable", "sink \(name): \(reason); retrying", ref: record.ref, t: record.t) }
                 pause(seconds: policy.delaySeconds(attempt: attempt, unit: Double.random(in: 0..<1, using: &generator)))
             }
@@ -125,7 +162,12 @@ final class SinkWorker: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func report(_ record: NotificationRecord, _ outcome: DeliveryOutcome) {
+    private func publish(_ report: (outbound: Outbound, counter: String)) {
+        reports.add(report.outbound, counter: report.counter)
+    }
+
+    /// The `notify.<sink>` record of an attempt and the counter it bumps.
+    private func report(_ record: NotificationRecord, _ outcome: DeliveryOutcome) -> (outbound: Outbound, counter: String) {
         let status: NotificationStatus
         let counter: String
         switch outcome {
@@ -137,7 +179,7 @@ final class SinkWorker: @unchecked Sendable {
         case .skipped: (status, counter) = (.suppressed, "skipped")
         }
         let body = LocusProtocol.Notification(ref: record.ref, title: record.title, body: record.body, sink: name, status: status)
-        reports.add(Outbound(topic: Topic.notify(name), body: .notification(body), t: record.t), counter: counter)
+        return (Outbound(topic: Topic.notify(name), body: .notification(body), t: record.t), counter)
     }
 
     private func problem(_ code: String, _ message: String, ref: String?, t: Double) {

@@ -11,6 +11,13 @@ public import Foundation
 /// added an fsync to every commit — on a shared disk, stalls of up to hundreds of
 /// milliseconds on the event → notification path (measured by `locus bench pipeline`).
 ///
+/// No commit checkpoints the log (`wal_autocheckpoint=0`): a checkpoint flushes the
+/// database file to disk, which stalled the event that happened to trigger it by up to half a
+/// second on a busy disk. `OutboxCheckpointer` checkpoints on its own thread instead, when
+/// the log has grown (not on a short timer: the commit after each complete checkpoint
+/// restarts the log and must flush its header to disk, so fewer checkpoints mean fewer
+/// flushes on the event path).
+///
 /// One instance is one SQLite connection and belongs to one thread; other threads open
 /// their own instance on the same directory.
 public final class Outbox {
@@ -27,6 +34,7 @@ public final class Outbox {
         try database.execute("""
             PRAGMA journal_mode=WAL;
             PRAGMA synchronous=NORMAL;
+            PRAGMA wal_autocheckpoint=0;
             CREATE TABLE IF NOT EXISTS notifications(seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, json TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS cursors(sink TEXT PRIMARY KEY, seq INTEGER NOT NULL);
             CREATE TABLE IF NOT EXISTS events(id TEXT PRIMARY KEY, t REAL NOT NULL);
@@ -35,14 +43,42 @@ public final class Outbox {
             """)
     }
 
+    // MARK: transactions and checkpoints
+
+    /// Runs `body` as one transaction, so the writes for one event cost one commit.
+    public func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try database.transaction(body)
+    }
+
+    /// Copies committed log pages into the database without waiting for readers or blocking
+    /// writers (PASSIVE); returns the log frames still not copied. `truncating` (at shutdown,
+    /// when nobody else writes) also empties the log file, waiting for the writer if need be.
+    @discardableResult
+    public func checkpoint(truncating: Bool = false) throws(SQLiteError) -> Int {
+        let rows = try database.query(truncating ? "PRAGMA wal_checkpoint(TRUNCATE)" : "PRAGMA wal_checkpoint(PASSIVE)")
+        guard let row = rows.first, row.count == 3, let logged = row[1].int, let copied = row[2].int else { return 0 }
+        return Int(max(0, logged - copied))
+    }
+
+    /// Calls `onLogSize` with the log's frame count after each commit on this connection.
+    public func watchLog(_ onLogSize: @escaping (Int) -> Void) {
+        database.watchLog(onLogSize)
+    }
+
     // MARK: notifications
 
     /// Stores `record`; returns false when a notification with its id is already stored.
     @discardableResult
     public func add(_ record: NotificationRecord) throws(SQLiteError) -> Bool {
+        try store(record) != nil
+    }
+
+    /// Stores `record` and returns its place in the outbox order, or nil when a notification
+    /// with its id is already stored.
+    public func store(_ record: NotificationRecord) throws(SQLiteError) -> Int64? {
         try database.query("INSERT OR IGNORE INTO notifications(id, json) VALUES (?, ?)",
                            [.text(record.id), .text(String(decoding: record.json(), as: UTF8.self))])
-        return database.changes == 1
+        return database.changes == 1 ? database.lastInsertRowID : nil
     }
 
     /// Starts a cursor for a sink seen for the first time at the newest notification, so a

@@ -9,8 +9,17 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
 
 /// A thin owner of one SQLite connection. One connection per thread: the runtime thread
 /// writes new notifications, each sink worker reads and advances its own cursor.
+///
+/// Statements are prepared once per connection and reused: preparing costs more than
+/// running the small statements of the event path. A writer that finds the database
+/// locked retries every few tens of microseconds (`busyRetry`) instead of SQLite's default
+/// sleeps of 1, 2, 5, 10… ms, because every write here holds the lock for well under a
+/// millisecond and a millisecond's sleep is the whole latency budget of an event.
 final class SQLiteDatabase {
     private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+    private var transactionDepth = 0
+    private var logWatcher: LogWatcher?
 
     init(path: String) throws(SQLiteError) {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -19,10 +28,31 @@ final class SQLiteDatabase {
             sqlite3_close(handle)
             throw SQLiteError(message: "cannot open \(path): \(message)")
         }
-        sqlite3_busy_timeout(handle, 5_000)
+        sqlite3_busy_handler(handle, SQLiteDatabase.busyRetry, nil)
     }
 
-    deinit { sqlite3_close(handle) }
+    /// Calls `onLogSize` with the frames in the write-ahead log after each commit on this
+    /// connection (SQLite's WAL hook, which also replaces its automatic checkpoint).
+    func watchLog(_ onLogSize: @escaping (Int) -> Void) {
+        logWatcher = LogWatcher(onLogSize)
+        let context = Unmanaged.passUnretained(logWatcher!).toOpaque()
+        sqlite3_wal_hook(handle, { context, _, _, frames in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<LogWatcher>.fromOpaque(context).takeUnretainedValue().onLogSize(Int(frames))
+            return SQLITE_OK
+        }, context)
+    }
+
+    private final class LogWatcher {
+        let onLogSize: (Int) -> Void
+        init(_ onLogSize: @escaping (Int) -> Void) { self.onLogSize = onLogSize }
+    }
+
+    deinit {
+        sqlite3_wal_hook(handle, nil, nil)
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close(handle)
+    }
 
     func execute(_ sql: String) throws(SQLiteError) {
         var error: UnsafeMutablePointer<CChar>?
@@ -33,12 +63,35 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Runs `body` in one write transaction (one commit, one WAL append) and commits; rolls
+    /// back when it throws. Nested calls join the outer transaction.
+    func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        if transactionDepth > 0 {
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            return try body()
+        }
+        try query("BEGIN IMMEDIATE")
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        do {
+            let result = try body()
+            try query("COMMIT")
+            return result
+        } catch {
+            _ = try? query("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Runs `sql` with text/integer/real bindings and returns every row as column values.
     @discardableResult
     func query(_ sql: String, _ bindings: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { throw lastError() }
-        defer { sqlite3_finalize(statement) }
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         for (offset, value) in bindings.enumerated() {
             let index = Int32(offset + 1)
             switch value {
@@ -70,8 +123,32 @@ final class SQLiteDatabase {
     /// Rows changed by the last statement (0 when an `INSERT OR IGNORE` ignored a duplicate).
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The rowid of the last row inserted on this connection.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer? {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+              let statement else { throw lastError() }
+        statements[sql] = statement
+        return statement
+    }
+
     private func lastError() -> SQLiteError {
         SQLiteError(message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    /// SQLite's busy handler: retry at once a few times, then every 50 µs, then every
+    /// millisecond, for about 5 s in all (the former `sqlite3_busy_timeout(5000)`).
+    private static let busyRetry: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32 = { _, count in
+        switch count {
+        case ..<8: sched_yield()
+        case ..<200: usleep(50)
+        case ..<5_200: usleep(1_000)
+        default: return 0
+        }
+        return 1
     }
 
     /// SQLITE_TRANSIENT: SQLite copies the bound text before the call returns.

@@ -16,6 +16,9 @@ public final class JSONLinesSink: NotificationSink {
         self.syncEachLine = syncEachLine
     }
 
+    /// One short write: quick enough for the runtime thread while the worker is idle.
+    public var deliversInline: Bool { true }
+
     public func deliver(_ record: NotificationRecord) -> DeliveryOutcome {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return .retry("cannot open \(path): \(String(cString: strerror(errno)))") }

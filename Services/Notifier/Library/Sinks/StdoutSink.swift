@@ -11,6 +11,9 @@ public final class StdoutSink: NotificationSink {
         fd = useStandardError ? 2 : 1
     }
 
+    /// One short write: quick enough for the runtime thread while the worker is idle.
+    public var deliversInline: Bool { true }
+
     public func deliver(_ record: NotificationRecord) -> DeliveryOutcome {
         let line = Array("\(record.title) — \(record.body)\n".utf8)
         let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

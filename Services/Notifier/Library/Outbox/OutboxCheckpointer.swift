@@ -1,0 +1,84 @@
+import Foundation
+
+/// Copies the outbox's write-ahead log into the database on its own thread and connection.
+/// Commits never checkpoint (`wal_autocheckpoint=0`), so the disk flushes a checkpoint needs
+/// happen here, off the event → notification path; a PASSIVE checkpoint neither blocks the
+/// writer nor waits for readers. It runs when the writer reports a log of `thresholdFrames`
+/// or more (`logGrew`), or every `intervalSeconds` at the latest, and at most once per
+/// `spacingSeconds`. The writer's first commit after a complete checkpoint restarts the log
+/// and flushes its header (tens of milliseconds on a busy disk, measured), so the threshold is
+/// high: 4096 frames (16 MB) is a few hundred events between flushes.
+final class OutboxCheckpointer: @unchecked Sendable {
+    private let directory: URL
+    private let thresholdFrames: Int
+    private let intervalSeconds: Double
+    private let spacingSeconds: Double
+    private let condition = NSCondition()
+    private var stopping = false
+    private var exited = true
+    private var due = false
+
+    init(directory: URL, thresholdFrames: Int = 4_096, intervalSeconds: Double = 300, spacingSeconds: Double = 1) {
+        self.directory = directory
+        self.thresholdFrames = thresholdFrames
+        self.intervalSeconds = intervalSeconds
+        self.spacingSeconds = spacingSeconds
+    }
+
+    func start() {
+        condition.lock()
+        exited = false
+        condition.unlock()
+        let thread = Thread { [self] in run() }
+        thread.name = "outbox-checkpoint"
+        thread.start()
+    }
+
+    /// The writer's commit hook: the log now holds `frames` frames.
+    func logGrew(to frames: Int) {
+        guard frames >= thresholdFrames else { return }
+        condition.lock()
+        if !due {
+            due = true
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+
+    /// Stops the thread after a last checkpoint that also empties the log file (the sink
+    /// workers have stopped by then), waiting up to `timeoutSeconds`.
+    func stop(timeoutSeconds: Double) {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while !exited && condition.wait(until: deadline) {}
+        condition.unlock()
+    }
+
+    private func run() {
+        defer {
+            condition.lock()
+            exited = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        guard let outbox = try? Outbox(directory: directory) else { return }
+        while true {
+            condition.lock()
+            let deadline = Date().addingTimeInterval(intervalSeconds)
+            while !stopping && !due && condition.wait(until: deadline) {}
+            let stop = stopping
+            condition.unlock()
+            _ = try? outbox.checkpoint(truncating: stop)
+            if stop { return }
+            // The log keeps its frame count until the writer restarts it, so commits in the
+            // meantime report it as big still: let them coalesce instead of re-checkpointing.
+            condition.lock()
+            let quiet = Date().addingTimeInterval(spacingSeconds)
+            while !stopping && condition.wait(until: quiet) {}
+            due = false
+            condition.unlock()
+        }
+    }
+}
