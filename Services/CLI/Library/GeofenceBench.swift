@@ -145,7 +145,8 @@ struct GeofenceBusRun {
         do {
             children.append(try launch(binaries + "/locus-bus", ["--log-level", "warn"], environment))
             children.append(try launch(binaries + "/locus-geofence",
-                                       ["--default-authorization", "always", "--db", directory + "/geofence.db", "--log-level", "warn"],
+                                       ["--default-authorization", "always", "--db", directory + "/geofence.db", "--log-level", "warn",
+                                        "--quota", String(max(circles, 10_000))],
                                        environment))
             let processes = [("locus-geofence", children[1].processIdentifier), ("locus-bus", children[0].processIdentifier),
                              ("this client", getpid())]
@@ -241,6 +242,7 @@ struct GeofenceBusRun {
         }
         while acknowledged < circles, let message = try next(timeout: 30) {
             if case .regionAdded = message.body { acknowledged += 1 }
+            if case .regionFailed(let failed) = message.body { throw BenchError("region \(failed.regionId) refused: \(failed.message)") }
         }
         let setupSeconds = Date().timeIntervalSince1970 - setupStart
         guard acknowledged == circles else { throw BenchError("only \(acknowledged) of \(circles) regions acknowledged") }
@@ -331,6 +333,7 @@ struct GeofenceBusRun {
         var count = 0
         while let message = try next(0.001) {
             if case .regionAdded = message.body { count += 1 }
+            if case .regionFailed(let failed) = message.body { throw BenchError("region \(failed.regionId) refused: \(failed.message)") }
         }
         return count
     }

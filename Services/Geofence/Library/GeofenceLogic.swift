@@ -240,9 +240,11 @@ public struct GeofenceLogic: ServiceLogic {
             let before = (state: track.state, dwell: track.dwell)
             let distance = signedDistance(filed.monitored.shape, point, marginMeters: margin)
             evaluate(&track, region: filed, device: device, distance: distance, fix: fix, recovering: tracker.recovering, into: &out)
-            // Only changes of committed state or dwell are written; an unchanged implied
-            // "outside" needs no row.
-            let durable = track.state != before.state || track.dwell != before.dwell
+            // Only changes of committed state or dwell are written. A first decision of
+            // "outside" needs no row either: after a restart a region without a row is
+            // outside for a device checked through its generation, which this batch stores.
+            let firstOutside = before.state == .unknown && track.state == .outside
+            let durable = !firstOutside && (track.state != before.state || track.dwell != before.dwell)
             if track.state == .outside && track.debounce.candidate == nil && position >= nearCount {
                 tracker.tracks[slot] = nil  // far and settled outside: implied from now on
             } else if let stored {
