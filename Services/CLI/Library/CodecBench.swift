@@ -9,24 +9,10 @@ public enum CodecBench {
     /// Parses `--count N` (default 200 000), measures best of 3 rounds, prints a markdown
     /// table and returns 0; returns 64 for bad arguments.
     public static func run(arguments: [String]) -> Int32 {
-        var count = 200_000
-        var index = 0
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--count":
-                guard index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 else {
-                    FileHandle.standardError.write(Data("locus bench codec: --count needs a positive integer\n".utf8))
-                    return 64
-                }
-                count = value
-                index += 2
-            case "--help", "-h":
-                print("usage: locus bench codec [--count N]   (default 200000 messages, best of 3)")
-                return 0
-            default:
-                FileHandle.standardError.write(Data("locus bench codec: unknown argument \(arguments[index])\n".utf8))
-                return 64
-            }
+        let count: Int
+        switch BenchCountOption.parse(arguments, bench: "codec", defaultCount: 200_000, counting: "messages") {
+        case .success(let value): count = value
+        case .failure(let exit): return exit.code
         }
         let results = measureAll(count: count)
         print(table(results, count: count))

@@ -7,27 +7,11 @@ import LocusGeo
 /// costs, and guards the solver's speed (it replaced proj's `geod_inverse` at about the
 /// same rate).
 enum GeodesicBench {
-    static let usage = "usage: locus bench geodesic [--count N]   (default 200000 pairs per kind, best of 3)\n"
-
     static func run(_ arguments: [String]) -> Int32 {
-        var count = 200_000
-        var index = 0
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--count":
-                guard index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 else {
-                    FileHandle.standardError.write(Data("locus bench geodesic: --count needs a positive integer\n".utf8))
-                    return 64
-                }
-                count = value
-                index += 2
-            case "--help", "-h":
-                print(usage, terminator: "")
-                return 0
-            default:
-                FileHandle.standardError.write(Data("locus bench geodesic: unknown argument \(arguments[index])\n\(usage)".utf8))
-                return 64
-            }
+        let count: Int
+        switch BenchCountOption.parse(arguments, bench: "geodesic", defaultCount: 200_000, counting: "pairs per kind") {
+        case .success(let value): count = value
+        case .failure(let exit): return exit.code
         }
         print("Geodesics on WGS-84, \(count) seeded pairs per kind, best of 3 (calls/s)\n")
         print("| pairs | Geodesic.inverse | Geodesic.destination | FastDistance.meters |")
