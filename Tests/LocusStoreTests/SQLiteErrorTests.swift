@@ -6,10 +6,7 @@ import XCTest
 /// A failure says what SQLite objected to and in which statement, with SQLite's result code.
 final class SQLiteErrorTests: XCTestCase {
     private func open() throws -> SQLiteDatabase {
-        let path = try makeTemporaryDirectory(for: self).appendingPathComponent("errors.sqlite").path
-        let database = try SQLiteDatabase(path: path)
-        try database.execute("CREATE TABLE t(id TEXT PRIMARY KEY)")
-        return database
+        try openTemporaryDatabase(for: self, schema: "CREATE TABLE t(id TEXT PRIMARY KEY)")
     }
 
     func testASyntaxErrorNamesTheTokenAndTheStatement() throws {

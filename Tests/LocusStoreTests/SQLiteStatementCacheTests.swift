@@ -6,10 +6,7 @@ import XCTest
 /// with no bindings left over, even after a failure.
 final class SQLiteStatementCacheTests: XCTestCase {
     private func open() throws -> SQLiteDatabase {
-        let path = try makeTemporaryDirectory(for: self).appendingPathComponent("cache.sqlite").path
-        let database = try SQLiteDatabase(path: path)
-        try database.execute("CREATE TABLE t(id TEXT PRIMARY KEY, note TEXT)")
-        return database
+        try openTemporaryDatabase(for: self, schema: "CREATE TABLE t(id TEXT PRIMARY KEY, note TEXT)")
     }
 
     func testTheSameSQLIsPreparedOnce() throws {

@@ -6,10 +6,7 @@ import XCTest
 /// calls included — leaves the database as it was.
 final class SQLiteTransactionTests: XCTestCase {
     private func openCounter() throws -> SQLiteDatabase {
-        let path = try makeTemporaryDirectory(for: self).appendingPathComponent("tx.sqlite").path
-        let database = try SQLiteDatabase(path: path)
-        try database.execute("PRAGMA journal_mode=WAL; CREATE TABLE t(n INTEGER)")
-        return database
+        try openTemporaryDatabase(for: self, schema: "PRAGMA journal_mode=WAL; CREATE TABLE t(n INTEGER)")
     }
 
     private func count(_ database: SQLiteDatabase) throws -> Int64? {

@@ -27,9 +27,7 @@ final class SQLiteValueRoundTripTests: XCTestCase {
     }
 
     func testRowAccessorsReadColumnsInPlace() throws {
-        let path = try makeTemporaryDirectory(for: self).appendingPathComponent("rows.sqlite").path
-        let database = try SQLiteDatabase(path: path)
-        try database.execute("CREATE TABLE t(name TEXT, count INTEGER, level REAL)")
+        let database = try openTemporaryDatabase(for: self, schema: "CREATE TABLE t(name TEXT, count INTEGER, level REAL)")
         try database.run("INSERT INTO t VALUES (?, ?, ?)", [.text("Ørsted"), .integer(7), .real(2.5)])
         try database.run("INSERT INTO t VALUES (?, ?, ?)", [.null, .integer(-3), .null])
         var seen: [(String, Int, Double?, Int)] = []
@@ -56,9 +54,7 @@ final class SQLiteValueRoundTripTests: XCTestCase {
     }
 
     func testChangesAndLastInsertRowIDDescribeTheLastStatement() throws {
-        let path = try makeTemporaryDirectory(for: self).appendingPathComponent("changes.sqlite").path
-        let database = try SQLiteDatabase(path: path)
-        try database.execute("CREATE TABLE t(seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE)")
+        let database = try openTemporaryDatabase(for: self, schema: "CREATE TABLE t(seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE)")
         try database.run("INSERT OR IGNORE INTO t(id) VALUES (?)", [.text("a")])
         XCTAssertEqual(database.changes, 1)
         try database.run("INSERT OR IGNORE INTO t(id) VALUES (?)", [.text("b")])
