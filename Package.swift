@@ -16,6 +16,7 @@ var targets: [Target] = [
     .target(name: "LocusProtocol", path: "Shared/LocusProtocol"),
     .target(name: "LocusGeo", path: "Shared/LocusGeo"),
     .target(name: "LocusBus", dependencies: ["CZeroMQ", "LocusProtocol"], path: "Shared/LocusBus"),
+    .target(name: "LocusStore", dependencies: ["CSQLite"], path: "Shared/LocusStore"),
 
     // Services: a library with the logic, a thin executable.
     .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusProtocol"], path: "Services/Bus/Library"),
@@ -33,9 +34,9 @@ var targets: [Target] = [
     // MARK: notifier
     .systemLibrary(name: "CSQLite", path: "Shared/CSQLite"),
     .systemLibrary(name: "CMosquitto", path: "Shared/CMosquitto"),
-    .target(name: "LocusNotifier", dependencies: ["CSQLite", "CMosquitto", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Notifier/Library"),
+    .target(name: "LocusNotifier", dependencies: ["LocusStore", "CMosquitto", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Notifier/Library"),
     .executableTarget(name: "locus-notifier", dependencies: ["LocusNotifier", "LocusBus", "LocusProtocol"], path: "Services/Notifier/Executable"),
-    .testTarget(name: "LocusNotifierTests", dependencies: ["LocusNotifier", "LocusProtocol", "LocusBus"], path: "Tests/LocusNotifierTests"),
+    .testTarget(name: "LocusNotifierTests", dependencies: ["LocusNotifier", "LocusStore", "LocusProtocol", "LocusBus"], path: "Tests/LocusNotifierTests"),
     // MARK: map
     .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusBus"], path: "Services/Map/Library"),
     .testTarget(name: "LocusMapTests", dependencies: ["LocusMap", "LocusProtocol", "LocusBus", "CZeroMQ"], path: "Tests/LocusMapTests"),
@@ -43,8 +44,8 @@ var targets: [Target] = [
     .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Motion/Library"),
     .executableTarget(name: "locus-motion", dependencies: ["LocusMotion", "LocusBus"], path: "Services/Motion/Executable"),
     .testTarget(name: "LocusMotionTests", dependencies: ["LocusMotion", "LocusProvider", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusMotionTests"),
-    // MARK: geofence (CSQLite is declared with the notifier)
-    .target(name: "LocusGeofence", dependencies: ["CSQLite", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Geofence/Library"),
+    // MARK: geofence
+    .target(name: "LocusGeofence", dependencies: ["LocusStore", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Geofence/Library"),
     .executableTarget(name: "locus-geofence", dependencies: ["LocusGeofence", "LocusBus"], path: "Services/Geofence/Executable"),
     .testTarget(name: "LocusGeofenceTests", dependencies: ["LocusGeofence", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusGeofenceTests"),
 
@@ -54,6 +55,7 @@ var targets: [Target] = [
     .testTarget(name: "LocusBusTests", dependencies: ["LocusBus", "LocusBroker", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBusTests"),
     .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusProtocol"], path: "Tests/LocusProviderTests"),
     .testTarget(name: "LocusCLITests", dependencies: ["LocusCLI"], path: "Tests/LocusCLITests"),
+    .testTarget(name: "LocusStoreTests", dependencies: ["LocusStore", "CSQLite"], path: "Tests/LocusStoreTests"),
 ]
 
 /// Release builds carry the Swift runtime and Foundation inside each executable, linked at

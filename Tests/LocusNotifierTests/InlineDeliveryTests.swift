@@ -1,6 +1,7 @@
 import Foundation
 import LocusBus
 import LocusProtocol
+import LocusStore
 import XCTest
 @testable import LocusNotifier
 

@@ -1,4 +1,5 @@
 import LocusProtocol
+import LocusStore
 
 /// The geofence's durable state in SQLite (WAL): regions as clients defined them, and the
 /// committed state of each (device, region) pair, so a restarted service — even after
@@ -14,10 +15,10 @@ import LocusProtocol
 /// the log is folded back into the database every few thousand pages rather than every
 /// thousand, so a page rewritten by many commits is copied back once.
 public final class GeofenceDatabase: GeofencePersistence {
-    private let connection: SQLiteConnection
+    private let connection: SQLiteDatabase
 
     public init(path: String) throws {
-        connection = try SQLiteConnection(path: path)
+        connection = try SQLiteDatabase(path: path)
         try connection.execute("""
             PRAGMA journal_mode=WAL;
             PRAGMA synchronous=NORMAL;
@@ -60,8 +61,7 @@ public final class GeofenceDatabase: GeofencePersistence {
     }
 
     public func apply(_ batch: PersistenceBatch) throws {
-        try connection.execute("BEGIN IMMEDIATE")
-        do {
+        try connection.transaction { () throws(SQLiteError) in
             for key in batch.regionDeletes {
                 try connection.run("DELETE FROM regions WHERE owner = ? AND id = ?", [.text(key.owner), .text(key.id)])
                 try connection.run("DELETE FROM tracks WHERE owner = ? AND region = ?", [.text(key.owner), .text(key.id)])
@@ -71,7 +71,7 @@ public final class GeofenceDatabase: GeofencePersistence {
                                       id: "stored", t: 0, src: "geofence/db")
                 let body = String(decoding: MessageCodec.encode(message), as: UTF8.self)
                 try connection.run("INSERT OR REPLACE INTO regions (owner, id, body, generation) VALUES (?, ?, ?, ?)",
-                                   [.text(stored.owner), .text(stored.region.id), .text(body), .integer(stored.generation)])
+                                   [.text(stored.owner), .text(stored.region.id), .text(body), .integer(Int64(stored.generation))])
             }
             for track in batch.trackUpserts {
                 try connection.run("""
@@ -80,7 +80,7 @@ public final class GeofenceDatabase: GeofencePersistence {
                     ON CONFLICT (device, owner, region) DO UPDATE SET generation = excluded.generation, state = excluded.state,
                         cause = excluded.cause, entered_at = excluded.entered_at, dwell_fired = excluded.dwell_fired
                     """,
-                    [.text(track.device), .text(track.key.owner), .text(track.key.id), .integer(track.generation),
+                    [.text(track.device), .text(track.key.owner), .text(track.key.id), .integer(Int64(track.generation)),
                      .text(track.state.rawValue), .text(track.entryCause.rawValue),
                      track.enteredAt.map { .real($0) } ?? .null, .integer(track.dwellFired ? 1 : 0)])
             }
@@ -89,12 +89,8 @@ public final class GeofenceDatabase: GeofencePersistence {
                     INSERT INTO devices (device, checked_through) VALUES (?, ?)
                     ON CONFLICT (device) DO UPDATE SET checked_through = excluded.checked_through
                     """,
-                                   [.text(device), .integer(checked)])
+                                   [.text(device), .integer(Int64(checked))])
             }
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 public import LocusBus
 public import LocusProtocol
+public import LocusStore
 
 /// Turns region events, visits, authorization changes, destination progress and explicit
 /// requests into notifications. Each notification is committed to the outbox before any

@@ -1,4 +1,5 @@
 public import Foundation
+public import LocusStore
 
 /// The durable outbox: every notification is committed here before any sink sees it,
 /// and each sink keeps a cursor that moves only after a delivery succeeded or failed for

@@ -1,0 +1,25 @@
+extension SQLiteDatabase {
+    /// Runs `body` in one write transaction and commits: one commit, one append to the log,
+    /// for a whole batch or event. BEGIN IMMEDIATE takes the write lock up front, so the
+    /// transaction cannot fail half-way on a lock another connection took first. Rolls back
+    /// when `body` or the commit throws. A nested call joins the outer transaction: its
+    /// writes commit or roll back with the outermost one.
+    public func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        if transactionDepth > 0 {
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            return try body()
+        }
+        try run("BEGIN IMMEDIATE")
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        do {
+            let result = try body()
+            try run("COMMIT")
+            return result
+        } catch {
+            try? run("ROLLBACK")
+            throw error
+        }
+    }
+}
