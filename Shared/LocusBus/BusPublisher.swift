@@ -84,10 +84,13 @@ public final class BusPublisher {
     /// ring, then what was queued. Call it from the owning loop when the socket is readable.
     public func pump() throws(ZMQError) {
         sendsSincePump = 0
-        let before = connected
+        // Both the loss and the new bus's subscription can be read in one call: a subscription
+        // that finds us disconnected is a (re-)connection, whatever came before it.
+        var cameBack = false
         while let frames = try socket.receiveMultipart(dontWait: true) {
             guard let frame = frames.first, let kind = frame.first else { continue }
             if kind == 1 {
+                if !connected { cameBack = true }
                 connected = true
             } else if kind == 0 && frame.count == 1 && connected {
                 connected = false
@@ -95,7 +98,7 @@ public final class BusPublisher {
             }
         }
         guard connected else { return }
-        if !before { try resendRecent() }
+        if cameBack { try resendRecent() }
         if !pending.isEmpty {
             let queued = pending
             pending.removeAll()
