@@ -20,6 +20,7 @@ import math
 import os
 import pathlib
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -173,6 +174,7 @@ class Monitor(threading.Thread):
             self.socket.setsockopt_string(zmq.SUBSCRIBE, prefix)
         self.lock = threading.Lock()
         self.seen_pids = {}  # service -> {pid: first wall time seen}
+        self.resent = {}  # (service, pid) -> the publisher's `resent` counter, latest health
         self.events = []  # (wall, body)
         self.stopping = False
 
@@ -189,6 +191,9 @@ class Monitor(threading.Thread):
                     service = topic.decode().split(".", 1)[1]
                     if pid is not None:
                         self.seen_pids.setdefault(service, {}).setdefault(int(pid), now)
+                        resent = (body.get("counters") or {}).get("resent")
+                        if resent is not None:
+                            self.resent[(service, int(pid))] = resent
                 elif body.get("type") == "region.event":
                     self.events.append((now, body))
 
@@ -311,8 +316,14 @@ def run_with_faults(scenario, work, kills, rng, targets=TARGETS, log=print):
             up.wait()
         monitor.close()
         up_log.close()
+    up_text = (chaos / "up.log").read_text(errors="replace")
+    resent = {}
+    for (service, _), count in monitor.resent.items():
+        resent[service] = resent.get(service, 0) + count
     return {"sink": read_sink(chaos / "sink.jsonl"), "kills": kill_log, "events": monitor.events,
-            "live_since": live_since}
+            "live_since": live_since, "resent": resent,
+            "bus_reloads": [int(n) for n in re.findall(r"restarted: (\d+) event message", up_text)],
+            "replay_timeouts": up_text.count("replayTimeout")}
 
 
 def all_ready_except_provider(up, monitor):
@@ -363,8 +374,10 @@ def compare(reference_sink, run, slack_seconds=1.0):
             missing.extend(reference_sink[i1:i2])
         if tag in ("insert", "replace"):
             extra.extend(sink[j1:j2])
-    windows = [(k["wall"] - slack_seconds, (k["back"] or math.inf) + slack_seconds)
-               for k in run["kills"] if k["program"] == "locus-notifier"]
+    def windows_of(program):
+        return [(k["wall"] - slack_seconds, (k["back"] or math.inf) + slack_seconds)
+                for k in run["kills"] if k["program"] == program]
+    windows, bus_windows = windows_of("locus-notifier"), windows_of("locus-bus")
     lost = []
     for notification in missing:
         # When geofence published the matching event in this run (the monitor saw it on the bus).
@@ -372,7 +385,9 @@ def compare(reference_sink, run, slack_seconds=1.0):
                      if (event.get("regionId"), event.get("device"), event.get("event"))
                      == (notification.get("region"), notification.get("device"), notification.get("kind"))]
         down = any(a <= wall <= b for wall in published for a, b in windows)
-        lost.append({**short(notification), "published_while_notifier_down": down, "seen_on_bus": bool(published)})
+        bus_down = any(a <= wall <= b for wall in published for a, b in bus_windows)
+        lost.append({**short(notification), "published_while_notifier_down": down,
+                     "published_while_bus_restarting": bus_down, "seen_on_bus": bool(published)})
     downtimes = {}
     for kill in run["kills"]:
         if kill["back"] is not None:
@@ -388,7 +403,11 @@ def compare(reference_sink, run, slack_seconds=1.0):
         "kills_by_service": {p: sum(1 for k in run["kills"] if k["program"] == p) for p in TARGETS},
         "not_back": sum(1 for k in run["kills"] if k["back"] is None),
         "downtime_seconds": {p: {"median": sorted(v)[len(v) // 2], "max": max(v)} for p, v in downtimes.items()},
-        "events_on_bus": len(run["events"]),
+        "events_on_bus": len({e.get("id") for _, e in run["events"]}),
+        "event_copies_on_bus": len(run["events"]) - len({e.get("id") for _, e in run["events"]}),
+        "resent_by_service": run.get("resent", {}),
+        "bus_restarts_ring_reloaded": run.get("bus_reloads", []),
+        "replay_timeouts": run.get("replay_timeouts", 0),
         "recovered_events": sum(1 for _, e in run["events"] if e.get("cause") == "recovered"),
     }
 
