@@ -14,6 +14,11 @@ public import LocusProtocol
 /// and messages queue again until a new bus subscribes. On that re-connection the newest
 /// messages sent before the loss (`ResendRing`) are sent again first, then the queue, in
 /// the original order; receivers drop the copies that had arrived by `id`.
+///
+/// Streams that the next message supersedes (positions, health: `notResentPrefixes`) are
+/// not re-sent: a receiver that restarted meanwhile has forgotten which ids it saw, and a
+/// re-sent position would take it back in time (the chaos run showed a restarted geofence
+/// turning a 5 s-old fix into a spurious exit). Losing one of them is like a missed fix.
 public final class BusPublisher {
     public let socket: ZMQSocket
     public let source: String
@@ -29,6 +34,10 @@ public final class BusPublisher {
     private var pending: [(topic: String, body: [UInt8])] = []
     private var recent: ResendRing
     private var sendsSincePump = 0
+    /// Topics never re-sent after a bus restart: each message is superseded by the next one.
+    public static let defaultNotResentPrefixes = ["location.raw.", "location.fused.", "location.approx.", "health."]
+    /// Topic prefixes kept out of the resend ring.
+    public var notResentPrefixes = BusPublisher.defaultNotResentPrefixes
     /// Messages held while the bus is not reachable; older ones are dropped (and counted) beyond it.
     public var pendingLimit = 100_000
     /// While connected, subscription news is read at most every this many sends; the owning
@@ -129,7 +138,9 @@ public final class BusPublisher {
     private func transmit(topic: String, body: [UInt8]) throws(ZMQError) {
         if try socket.send(topic: topic, body: body, dontWait: true) {
             sent += 1
-            recent.record(topic: topic, body: body, now: Date().timeIntervalSince1970)
+            if recent.capacity > 0 && !notResentPrefixes.contains(where: { topic.hasPrefix($0) }) {
+                recent.record(topic: topic, body: body, now: Date().timeIntervalSince1970)
+            }
         } else {
             dropped += 1
         }

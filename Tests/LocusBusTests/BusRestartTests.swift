@@ -92,6 +92,23 @@ final class BusRestartTests: XCTestCase {
         XCTAssertEqual(publisher.pendingCount, 0)
     }
 
+    /// Positions and health are superseded by the next message, so they are not kept for re-sending.
+    func testPositionsAndHealthAreNotKeptForResending() throws {
+        let bus = BusRun(directory: directory, state: nil)
+        defer { bus.stop() }
+        let clients = ZMQContext()
+        defer { clients.shutdown() }
+        let publisher = try BusPublisher(context: clients, endpoint: bus.configuration.pubEndpoint, source: "test/kinds")
+        defer { publisher.socket.close() }
+        XCTAssertTrue(try publisher.waitUntilConnected(timeoutSeconds: 5))
+        let body = Body.other(type: "probe", fields: .object([:]))
+        for topic in ["location.fused.a", "location.raw.a", "health.x", "region.event.o", "location.significant.a", "location.approx.a"] {
+            try publisher.publish(body, topic: topic, t: 1)
+        }
+        XCTAssertEqual(publisher.sent, 6)
+        XCTAssertEqual(publisher.resendable, 2, "only the event and the significant change are kept")
+    }
+
     /// Events the old bus forwarded are replayed by the new one (`bus.replay`), from the file
     /// under `--state`; without a state directory the new bus has nothing to replay. (The
     /// publisher re-sends nothing, so only the file can bring them back.)
