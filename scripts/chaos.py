@@ -226,12 +226,13 @@ def children(parent_pid):
     return found
 
 
-def write_configs(directory, scenario, chaos_dir):
-    """Per-service config files for `locus up --config-dir`: the durable state of each service."""
+def write_configs(directory, scenario, chaos_dir, bus_state=True):
+    """Per-service config files for `locus up --config-dir`: the durable state of each service.
+    `bus_state=False` runs the bus without `--state` (no saved replay ring, no restart grace)."""
     directory.mkdir()
     health = {"health-interval": 0.5}
     configs = {
-        "bus": {**health, "state": str(chaos_dir / "bus")},
+        "bus": {**health, "state": str(chaos_dir / "bus")} if bus_state else health,
         "fusion": {**health, "state": str(chaos_dir / "fusion")},
         "geofence": {**health, "db": str(chaos_dir / "regions.sqlite"), "default-authorization": "always",
                      "debounce": scenario.debounce_s},
@@ -254,11 +255,11 @@ def service_name(program):
     return program.removeprefix("locus-")
 
 
-def run_with_faults(scenario, work, kills, rng, targets=TARGETS, log=print):
+def run_with_faults(scenario, work, kills, rng, targets=TARGETS, log=print, bus_state=True):
     chaos = work / "chaos"
     chaos.mkdir()
     prepare_regions(scenario, chaos, chaos / "regions.sqlite")
-    write_configs(chaos / "config", scenario, chaos)
+    write_configs(chaos / "config", scenario, chaos, bus_state)
     pub, sub = f"ipc://{chaos}/pub", f"ipc://{chaos}/sub"
     env = dict(os.environ, LOCUS_PUB=pub, LOCUS_SUB=sub)
     route_wall = scenario.route_seconds / scenario.speed
@@ -426,6 +427,8 @@ def main(argv=None):
                         help="ci: the arguments below; long: 600 kills over a 9000 s route (about 16 minutes)")
     parser.add_argument("--long", action="store_true", help="the same as the mode `long`")
     parser.add_argument("--targets", default=",".join(TARGETS), help="comma-separated programs to kill")
+    parser.add_argument("--no-bus-state", action="store_true",
+                        help="run the bus without --state (no saved replay ring, no restart grace), to measure what they save")
     parser.add_argument("--keep", help="directory for the run's files (kept); default a temporary one, removed")
     args = parser.parse_args(argv)
     if args.long or args.mode == "long":
@@ -437,7 +440,8 @@ def main(argv=None):
         scenario = Scenario(args.route_seconds, args.speed)
         reference_sink = reference(scenario, work)
         started = time.time()
-        run = run_with_faults(scenario, work, args.kills, random.Random(args.seed), targets)
+        run = run_with_faults(scenario, work, args.kills, random.Random(args.seed), targets,
+                              bus_state=not args.no_bus_state)
         report = compare(reference_sink, run)
         report["wall_seconds"] = round(time.time() - started, 1)
         report["regions"] = len(scenario.regions)
