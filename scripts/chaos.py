@@ -284,15 +284,14 @@ def run_with_faults(scenario, work, kills, rng, targets=TARGETS, log=print, bus_
         moments = sorted(live_since + rng.uniform(0.02, 0.95) * route_wall for _ in range(kills))
         for moment in moments:
             time.sleep(max(0, moment - time.time()))
-            running = children(up.pid)
             # A target that is still restarting from the previous kill is skipped for another
             # that is up: every kill then hits a service that was working.
-            ready = [p for p in targets if p in running and monitor.ready_since(service_name(p), running[p])]
+            running, ready = killable(up, monitor, targets)
             if not ready:
-                wait_until(lambda: any(monitor.ready_since(service_name(p), pid) for p, pid in children(up.pid).items()
-                                       if p in targets), 10)
-                running = children(up.pid)
-                ready = [p for p in targets if p in running and monitor.ready_since(service_name(p), running[p])]
+                wait_until(lambda: killable(up, monitor, targets)[1], 30)
+                running, ready = killable(up, monitor, targets)
+                if not ready:
+                    raise RuntimeError("no target was up for 30 s (see up.log)")
             program = rng.choice(ready)
             pid = running[program]
             os.kill(pid, signal.SIGKILL)
@@ -325,6 +324,26 @@ def run_with_faults(scenario, work, kills, rng, targets=TARGETS, log=print, bus_
             "live_since": live_since, "resent": resent,
             "bus_reloads": [int(n) for n in re.findall(r"restarted: (\d+) event message", up_text)],
             "replay_timeouts": up_text.count("replayTimeout")}
+
+
+# A restarted bus is killed again only after it has worked this long (the run's `locus up
+# --healthy-after`): while the bus is down no other service can show its health, so a freshly
+# restarted bus would often be the only target that is up, be killed again at once, and
+# `locus up` would back off longer each time (1, 2, 4, 8, 16 s) as for a crash loop.
+BUS_MIN_UPTIME_S = 1.0
+
+
+def killable(up, monitor, targets):
+    """({program: pid} of `locus up`'s children, the targets that are up and may be killed now)."""
+    running = children(up.pid)
+    now = time.time()
+    ready = []
+    for program in targets:
+        since = monitor.ready_since(service_name(program), running[program]) if program in running else None
+        if since is None or (program == "locus-bus" and now - since < BUS_MIN_UPTIME_S):
+            continue
+        ready.append(program)
+    return running, ready
 
 
 def all_ready_except_provider(up, monitor):
