@@ -80,7 +80,15 @@ final class BusRestartTests: XCTestCase {
         for _ in 0..<300 { n += 1; try publish(publisher, n) }
         bus = BusRun(directory: directory, state: state)
         defer { bus.stop() }
-        XCTAssertTrue(try publisher.waitUntilConnected(timeoutSeconds: 5), "the publisher never saw the new bus")
+        // Served as a service's loop serves it (a pump whenever the socket is readable), until the
+        // publisher has seen the loss and the new bus.
+        var poller = Poller()
+        poller.add(publisher.socket)
+        let deadline = Date().timeIntervalSince1970 + 5
+        while !(publisher.disconnections == 1 && publisher.connected) && Date().timeIntervalSince1970 < deadline {
+            if try poller.poll(timeoutMilliseconds: 20)[0] { try publisher.pump() }
+        }
+        XCTAssertTrue(publisher.connected, "the publisher never saw the new bus")
         for _ in 0..<200 { n += 1; try publish(publisher, n) }
         let received = receiver.finish(last: n)
         let fromStart = Array(received.drop { $0 < start })
@@ -120,11 +128,15 @@ final class BusRestartTests: XCTestCase {
             let publisher = try BusPublisher(context: clients, endpoint: bus.configuration.pubEndpoint, source: "test/events",
                                              resendCapacity: 0)
             XCTAssertTrue(try publisher.waitUntilConnected(timeoutSeconds: 5))
+            // The events pass the bus before any replay is asked for: a watcher receives them live.
+            let watcher = try liveSubscriber(clients: clients, bus: bus, prefixes: ["region.event."])
             let event = Body.other(type: "probe", fields: .object(["n": .number(1)]))
             var sentIDs: [String] = []
             for index in 0..<5 {
                 sentIDs.append(try publisher.publish(event, topic: "region.event.app\(index)", t: 1).envelope.id)
             }
+            XCTAssertEqual(try receiveIDs(watcher, prefix: "region.event.", count: 5), sentIDs)
+            watcher.socket.close()
             XCTAssertEqual(try replay(clients: clients, bus: bus, requester: "before", publisher: publisher), sentIDs, "the old bus has them (state \(state ?? "none"))")
             bus.stop()
             bus = BusRun(directory: directory, state: state, graceSeconds: 0)
@@ -135,6 +147,29 @@ final class BusRestartTests: XCTestCase {
             XCTAssertEqual(try replay(clients: clients, bus: bus, requester: "after"), state == nil ? [] : sentIDs,
                            "state \(state ?? "none")")
         }
+    }
+
+    /// A subscriber whose subscription has reached the bus: the bus's cached health arrived.
+    private func liveSubscriber(clients: ZMQContext, bus: BusRun, prefixes: [String]) throws -> BusSubscriber {
+        let subscriber = try BusSubscriber(context: clients, endpoint: bus.configuration.subEndpoint,
+                                           prefixes: prefixes + [Topic.health("bus")])
+        XCTAssertEqual(try receiveIDs(subscriber, prefix: Topic.health("bus"), count: 1).count, 1, "no cached health from the bus")
+        return subscriber
+    }
+
+    /// The ids of the first `count` messages whose topic starts with `prefix` (10 s at most).
+    private func receiveIDs(_ subscriber: BusSubscriber, prefix: String, count: Int) throws -> [String] {
+        var poller = Poller()
+        poller.add(subscriber.socket)
+        var ids: [String] = []
+        let deadline = Date().timeIntervalSince1970 + 10
+        while ids.count < count && Date().timeIntervalSince1970 < deadline {
+            guard try poller.poll(timeoutMilliseconds: 50)[0] else { continue }
+            while ids.count < count, let received = try subscriber.receive(dontWait: true) {
+                if case let .message(topic, message, _) = received, topic.hasPrefix(prefix) { ids.append(message.envelope.id) }
+            }
+        }
+        return ids
     }
 
     /// Asks for every `region.event.` message and returns the ids replayed before the marker.
