@@ -118,7 +118,10 @@ public final class Broker {
         while true {
             let now = Date().timeIntervalSince1970
             if now >= subscribeUpstreamAt {
-                try frontend.send([1])
+                do { try frontend.send([1]) } catch {
+                    if error.isTerminated { break }  // stopped (SIGTERM) before the first subscription
+                    throw error
+                }
                 subscribeUpstreamAt = .infinity
             }
             if now >= nextHealth {
