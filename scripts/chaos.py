@@ -20,6 +20,7 @@ import math
 import os
 import pathlib
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -34,8 +35,8 @@ OWNER = "chaos"
 START_T = 1_790_000_000.0  # fixed fix time of the route's first point: deterministic input
 ORIGIN = (31.10, 121.30)  # lat, lon where the route begins
 EARTH_M_PER_DEG = 111_320.0
-# Which services the driver may kill, and why the bus is not among them: see reliability.md.
-TARGETS = ("locus-provider", "locus-fusion", "locus-geofence", "locus-notifier")
+# Which services the driver may kill (every one, the bus too: see reliability.md).
+TARGETS = ("locus-bus", "locus-provider", "locus-fusion", "locus-geofence", "locus-notifier")
 
 
 def bin_dir():
@@ -173,6 +174,7 @@ class Monitor(threading.Thread):
             self.socket.setsockopt_string(zmq.SUBSCRIBE, prefix)
         self.lock = threading.Lock()
         self.seen_pids = {}  # service -> {pid: first wall time seen}
+        self.resent = {}  # (service, pid) -> the publisher's `resent` counter, latest health
         self.events = []  # (wall, body)
         self.stopping = False
 
@@ -189,6 +191,9 @@ class Monitor(threading.Thread):
                     service = topic.decode().split(".", 1)[1]
                     if pid is not None:
                         self.seen_pids.setdefault(service, {}).setdefault(int(pid), now)
+                        resent = (body.get("counters") or {}).get("resent")
+                        if resent is not None:
+                            self.resent[(service, int(pid))] = resent
                 elif body.get("type") == "region.event":
                     self.events.append((now, body))
 
@@ -221,12 +226,13 @@ def children(parent_pid):
     return found
 
 
-def write_configs(directory, scenario, chaos_dir):
-    """Per-service config files for `locus up --config-dir`: the durable state of each service."""
+def write_configs(directory, scenario, chaos_dir, bus_state=True):
+    """Per-service config files for `locus up --config-dir`: the durable state of each service.
+    `bus_state=False` runs the bus without `--state` (no saved replay ring, no restart grace)."""
     directory.mkdir()
     health = {"health-interval": 0.5}
     configs = {
-        "bus": health,
+        "bus": {**health, "state": str(chaos_dir / "bus")} if bus_state else health,
         "fusion": {**health, "state": str(chaos_dir / "fusion")},
         "geofence": {**health, "db": str(chaos_dir / "regions.sqlite"), "default-authorization": "always",
                      "debounce": scenario.debounce_s},
@@ -249,11 +255,11 @@ def service_name(program):
     return program.removeprefix("locus-")
 
 
-def run_with_faults(scenario, work, kills, rng, targets=TARGETS, log=print):
+def run_with_faults(scenario, work, kills, rng, targets=TARGETS, log=print, bus_state=True):
     chaos = work / "chaos"
     chaos.mkdir()
     prepare_regions(scenario, chaos, chaos / "regions.sqlite")
-    write_configs(chaos / "config", scenario, chaos)
+    write_configs(chaos / "config", scenario, chaos, bus_state)
     pub, sub = f"ipc://{chaos}/pub", f"ipc://{chaos}/sub"
     env = dict(os.environ, LOCUS_PUB=pub, LOCUS_SUB=sub)
     route_wall = scenario.route_seconds / scenario.speed
@@ -278,15 +284,14 @@ def run_with_faults(scenario, work, kills, rng, targets=TARGETS, log=print):
         moments = sorted(live_since + rng.uniform(0.02, 0.95) * route_wall for _ in range(kills))
         for moment in moments:
             time.sleep(max(0, moment - time.time()))
-            running = children(up.pid)
             # A target that is still restarting from the previous kill is skipped for another
             # that is up: every kill then hits a service that was working.
-            ready = [p for p in targets if p in running and monitor.ready_since(service_name(p), running[p])]
+            running, ready = killable(up, monitor, targets)
             if not ready:
-                wait_until(lambda: any(monitor.ready_since(service_name(p), pid) for p, pid in children(up.pid).items()
-                                       if p in targets), 10)
-                running = children(up.pid)
-                ready = [p for p in targets if p in running and monitor.ready_since(service_name(p), running[p])]
+                wait_until(lambda: killable(up, monitor, targets)[1], 30)
+                running, ready = killable(up, monitor, targets)
+                if not ready:
+                    raise RuntimeError("no target was up for 30 s (see up.log)")
             program = rng.choice(ready)
             pid = running[program]
             os.kill(pid, signal.SIGKILL)
@@ -311,8 +316,36 @@ def run_with_faults(scenario, work, kills, rng, targets=TARGETS, log=print):
             up.wait()
         monitor.close()
         up_log.close()
+    up_text = (chaos / "up.log").read_text(errors="replace")
+    resent = {}
+    for (service, _), count in monitor.resent.items():
+        resent[service] = resent.get(service, 0) + count
     return {"sink": read_sink(chaos / "sink.jsonl"), "kills": kill_log, "events": monitor.events,
-            "live_since": live_since}
+            "live_since": live_since, "resent": resent,
+            "bus_reloads": [int(n) for n in re.findall(r"restarted: (\d+) event message", up_text)],
+            "replay_timeouts": up_text.count("replayTimeout")}
+
+
+# A restarted service is killed again only after it has worked this long (the run's `locus up
+# --healthy-after`). A kill inside that second counts as a crash loop, and `locus up` backs off
+# 1, 2, 4, 8, 16 s: a service kept down that long misses whole region crossings (53 s of route
+# = 5.3 s here), which no restart logic can recover. Adding the bus made such chains common:
+# while the bus is down no other service can show its health, so the first one back (often
+# the bus itself) was the only target up and was killed again at once.
+MIN_UPTIME_S = 1.0
+
+
+def killable(up, monitor, targets):
+    """({program: pid} of `locus up`'s children, the targets that are up and may be killed now)."""
+    running = children(up.pid)
+    now = time.time()
+    ready = []
+    for program in targets:
+        since = monitor.ready_since(service_name(program), running[program]) if program in running else None
+        if since is None or now - since < MIN_UPTIME_S:
+            continue
+        ready.append(program)
+    return running, ready
 
 
 def all_ready_except_provider(up, monitor):
@@ -363,8 +396,10 @@ def compare(reference_sink, run, slack_seconds=1.0):
             missing.extend(reference_sink[i1:i2])
         if tag in ("insert", "replace"):
             extra.extend(sink[j1:j2])
-    windows = [(k["wall"] - slack_seconds, (k["back"] or math.inf) + slack_seconds)
-               for k in run["kills"] if k["program"] == "locus-notifier"]
+    def windows_of(program):
+        return [(k["wall"] - slack_seconds, (k["back"] or math.inf) + slack_seconds)
+                for k in run["kills"] if k["program"] == program]
+    windows, bus_windows = windows_of("locus-notifier"), windows_of("locus-bus")
     lost = []
     for notification in missing:
         # When geofence published the matching event in this run (the monitor saw it on the bus).
@@ -372,7 +407,9 @@ def compare(reference_sink, run, slack_seconds=1.0):
                      if (event.get("regionId"), event.get("device"), event.get("event"))
                      == (notification.get("region"), notification.get("device"), notification.get("kind"))]
         down = any(a <= wall <= b for wall in published for a, b in windows)
-        lost.append({**short(notification), "published_while_notifier_down": down, "seen_on_bus": bool(published)})
+        bus_down = any(a <= wall <= b for wall in published for a, b in bus_windows)
+        lost.append({**short(notification), "published_while_notifier_down": down,
+                     "published_while_bus_restarting": bus_down, "seen_on_bus": bool(published)})
     downtimes = {}
     for kill in run["kills"]:
         if kill["back"] is not None:
@@ -388,7 +425,11 @@ def compare(reference_sink, run, slack_seconds=1.0):
         "kills_by_service": {p: sum(1 for k in run["kills"] if k["program"] == p) for p in TARGETS},
         "not_back": sum(1 for k in run["kills"] if k["back"] is None),
         "downtime_seconds": {p: {"median": sorted(v)[len(v) // 2], "max": max(v)} for p, v in downtimes.items()},
-        "events_on_bus": len(run["events"]),
+        "events_on_bus": len({e.get("id") for _, e in run["events"]}),
+        "event_copies_on_bus": len(run["events"]) - len({e.get("id") for _, e in run["events"]}),
+        "resent_by_service": run.get("resent", {}),
+        "bus_restarts_ring_reloaded": run.get("bus_reloads", []),
+        "replay_timeouts": run.get("replay_timeouts", 0),
         "recovered_events": sum(1 for _, e in run["events"] if e.get("cause") == "recovered"),
     }
 
@@ -407,6 +448,8 @@ def main(argv=None):
                         help="ci: the arguments below; long: 600 kills over a 9000 s route (about 16 minutes)")
     parser.add_argument("--long", action="store_true", help="the same as the mode `long`")
     parser.add_argument("--targets", default=",".join(TARGETS), help="comma-separated programs to kill")
+    parser.add_argument("--no-bus-state", action="store_true",
+                        help="run the bus without --state (no saved replay ring, no restart grace), to measure what they save")
     parser.add_argument("--keep", help="directory for the run's files (kept); default a temporary one, removed")
     args = parser.parse_args(argv)
     if args.long or args.mode == "long":
@@ -418,7 +461,8 @@ def main(argv=None):
         scenario = Scenario(args.route_seconds, args.speed)
         reference_sink = reference(scenario, work)
         started = time.time()
-        run = run_with_faults(scenario, work, args.kills, random.Random(args.seed), targets)
+        run = run_with_faults(scenario, work, args.kills, random.Random(args.seed), targets,
+                              bus_state=not args.no_bus_state)
         report = compare(reference_sink, run)
         report["wall_seconds"] = round(time.time() - started, 1)
         report["regions"] = len(scenario.regions)

@@ -8,6 +8,17 @@ public import LocusProtocol
 /// It is an XPUB that connects rather than a plain PUB: the bus subscribes to everything,
 /// so the arrival of that subscription tells us the connection is live. Until then
 /// messages wait in a bounded queue instead of vanishing (the slow-joiner problem).
+///
+/// The socket is `ZMQ_IMMEDIATE`, so its connection to the bus exists only while the bus
+/// does: when the bus dies the bus's subscription goes with it (an unsubscribe arrives)
+/// and messages queue again until a new bus subscribes. On that re-connection the newest
+/// messages sent before the loss (`ResendRing`) are sent again first, then the queue, in
+/// the original order; receivers drop the copies that had arrived by `id`.
+///
+/// Streams that the next message supersedes (positions, health: `notResentPrefixes`) are
+/// not re-sent: a receiver that restarted meanwhile has forgotten which ids it saw, and a
+/// re-sent position would take it back in time (the chaos run showed a restarted geofence
+/// turning a 5 s-old fix into a spurious exit). Losing one of them is like a missed fix.
 public final class BusPublisher {
     public let socket: ZMQSocket
     public let source: String
@@ -15,17 +26,35 @@ public final class BusPublisher {
     public private(set) var connected = false
     public private(set) var sent = 0
     public private(set) var dropped = 0
+    /// Messages sent again after the bus came back (copies of ones sent before it went).
+    public private(set) var resent = 0
+    /// Times the bus went away after having been connected.
+    public private(set) var disconnections = 0
     private var ids = MessageIDGenerator()
     private var pending: [(topic: String, body: [UInt8])] = []
+    private var recent: ResendRing
+    private var sendsSincePump = 0
+    /// Topics never re-sent after a bus restart: each message is superseded by the next one.
+    public static let defaultNotResentPrefixes = ["location.raw.", "location.fused.", "location.approx.", "health."]
+    /// Topic prefixes kept out of the resend ring.
+    public var notResentPrefixes = BusPublisher.defaultNotResentPrefixes
     /// Messages held while the bus is not reachable; older ones are dropped (and counted) beyond it.
     public var pendingLimit = 100_000
+    /// While connected, subscription news is read at most every this many sends; the owning
+    /// loop also calls `pump()` whenever its poll finds the socket readable. A loss noticed
+    /// late costs nothing as long as the resend ring still holds what was sent meanwhile.
+    public static let sendsPerPump = 256
 
     /// `curve` makes the connection a CURVE client (a tcp bus with authentication); nil keeps NULL security.
+    /// `resendCapacity` / `resendMaxAgeSeconds` bound what is sent again after a bus restart (0: nothing).
     public init(context: ZMQContext, endpoint: String, source: String, highWaterMark: Int32 = 100_000,
-                curve: CurveClientOptions? = nil) throws(ZMQError) {
+                curve: CurveClientOptions? = nil, resendCapacity: Int = ResendRing.defaultCapacity,
+                resendMaxAgeSeconds: Double = ResendRing.defaultMaxAgeSeconds) throws(ZMQError) {
         socket = try ZMQSocket(context: context, type: .xpub)
         self.source = source
+        recent = ResendRing(capacity: resendCapacity, maxAgeSeconds: resendMaxAgeSeconds)
         try socket.setOption(ZMQ_SNDHWM, highWaterMark)
+        try socket.setOption(ZMQ_IMMEDIATE, 1)
         try curve?.apply(to: socket)
         try socket.connect(endpoint)
     }
@@ -46,7 +75,7 @@ public final class BusPublisher {
 
     /// Sends already-encoded bytes (for forwarding or benchmarks).
     public func send(topic: String, body: [UInt8]) throws(ZMQError) {
-        try pump()
+        if !connected || sendsSincePump >= Self.sendsPerPump { try pump() }
         guard connected else {
             if pending.count >= pendingLimit {
                 pending.removeFirst()
@@ -55,21 +84,34 @@ public final class BusPublisher {
             pending.append((topic, body))
             return
         }
-        if try socket.send(topic: topic, body: body, dontWait: true) { sent += 1 } else { dropped += 1 }
+        sendsSincePump += 1
+        try transmit(topic: topic, body: body)
     }
 
-    /// Reads subscription messages from the bus; the first one marks the connection live
-    /// and flushes what was queued. Call it from the owning loop when the socket is readable.
+    /// Reads subscription messages from the bus: a subscription marks the connection live,
+    /// the unsubscribe of everything marks it lost. On (re-)connection it re-sends the resend
+    /// ring, then what was queued. Call it from the owning loop when the socket is readable.
     public func pump() throws(ZMQError) {
+        sendsSincePump = 0
+        // Both the loss and the new bus's subscription can be read in one call: a subscription
+        // that finds us disconnected is a (re-)connection, whatever came before it.
+        var cameBack = false
         while let frames = try socket.receiveMultipart(dontWait: true) {
-            if frames.first?.first == 1 { connected = true }
+            guard let frame = frames.first, let kind = frame.first else { continue }
+            if kind == 1 {
+                if !connected { cameBack = true }
+                connected = true
+            } else if kind == 0 && frame.count == 1 && connected {
+                connected = false
+                disconnections += 1
+            }
         }
-        if connected && !pending.isEmpty {
+        guard connected else { return }
+        if cameBack { try resendRecent() }
+        if !pending.isEmpty {
             let queued = pending
             pending.removeAll()
-            for item in queued {
-                if try socket.send(topic: item.topic, body: item.body, dontWait: true) { sent += 1 } else { dropped += 1 }
-            }
+            for item in queued { try transmit(topic: item.topic, body: item.body) }
         }
     }
 
@@ -78,6 +120,7 @@ public final class BusPublisher {
         let deadline = Date().timeIntervalSince1970 + timeoutSeconds
         var poller = Poller()
         poller.add(socket)
+        try pump()
         while !connected {
             let remaining = deadline - Date().timeIntervalSince1970
             if remaining <= 0 { return false }
@@ -88,4 +131,25 @@ public final class BusPublisher {
     }
 
     public var pendingCount: Int { pending.count }
+
+    /// Messages the resend ring holds now.
+    public var resendable: Int { recent.count }
+
+    private func transmit(topic: String, body: [UInt8]) throws(ZMQError) {
+        if try socket.send(topic: topic, body: body, dontWait: true) {
+            sent += 1
+            if recent.capacity > 0 && !notResentPrefixes.contains(where: { topic.hasPrefix($0) }) {
+                recent.record(topic: topic, body: body, now: Date().timeIntervalSince1970)
+            }
+        } else {
+            dropped += 1
+        }
+    }
+
+    /// Sends the ring again, oldest first; the ring is kept (the copies are the same messages).
+    private func resendRecent() throws(ZMQError) {
+        for entry in recent.entries {
+            if try socket.send(topic: entry.topic, body: entry.body, dontWait: true) { resent += 1 } else { dropped += 1 }
+        }
+    }
 }

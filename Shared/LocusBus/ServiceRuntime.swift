@@ -157,6 +157,8 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         var values = counters.values
         values["sent"] = publisher.sent
         values["dropped"] = publisher.dropped
+        values["resent"] = publisher.resent
+        values["busLost"] = publisher.disconnections
         values["gaps"] = sequences.missing + (subscriber?.sequences.missing ?? 0)
         values["duplicates"] = counters["duplicates"] + (subscriber?.duplicates ?? 0)
         values["received"] = received

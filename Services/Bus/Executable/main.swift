@@ -16,7 +16,8 @@ let spec = CommandLineSpec(
         OptionSpec("--replay-seconds", value: "SECONDS", help: "oldest event (since the bus received it) bus.replay re-sends", default: "3600"),
         OptionSpec("--allow", value: "FILE", help: "allow-list JSON (clients, keys, roles, manifests): turns on authorization"),
         OptionSpec("--curve-secret", value: "FILE", help: "the bus's keypair file (locus keys gen): tcp endpoints use CURVE + ZAP"),
-        OptionSpec("--state", value: "DIR", help: "directory for auth-state.json (authorization survives restarts)"),
+        OptionSpec("--state", value: "DIR", help: "directory for auth-state.json and replay-ring.log (authorization and the bus.replay ring survive restarts)"),
+        OptionSpec("--restart-grace", value: "SECONDS", help: "after a restart (saved ring found), wait this long before taking publishers' messages, so subscribers reconnect first", default: "0.5"),
         OptionSpec("--local-pub", value: "ENDPOINT", help: "also bind this (ipc) publisher endpoint, NULL security, trusted local identity"),
         OptionSpec("--local-sub", value: "ENDPOINT", help: "also bind this (ipc) subscriber endpoint, NULL security, trusted local identity"),
     ],
@@ -45,12 +46,17 @@ do {
     }
     configuration.replayCapacity = try options.int("--replay-capacity") ?? ReplayRing.defaultCapacity
     configuration.replayMaxAgeSeconds = try options.double("--replay-seconds") ?? ReplayRing.defaultMaxAgeSeconds
+    configuration.restartGraceSeconds = try options.double("--restart-grace") ?? 0.5
+    guard configuration.restartGraceSeconds.isFinite, configuration.restartGraceSeconds >= 0 else {
+        ServiceProgram.usageFailure("locus-bus", "--restart-grace must be ≥ 0")
+    }
     guard configuration.replayCapacity >= 0, configuration.replayMaxAgeSeconds.isFinite, configuration.replayMaxAgeSeconds > 0 else {
         ServiceProgram.usageFailure("locus-bus", "--replay-capacity must be ≥ 0 and --replay-seconds > 0")
     }
 } catch {
     ServiceProgram.usageFailure("locus-bus", error.message)
 }
+configuration.stateDirectory = options.string("--state")
 configuration.extraPubEndpoints = options.strings("--local-pub")
 configuration.extraSubEndpoints = options.strings("--local-sub")
 if let allowPath = options.string("--allow") {

@@ -25,6 +25,10 @@ public final class Broker {
     }
     var cache: LastValueCache
     var replayRing: ReplayRing
+    /// The ring's file when `configuration.stateDirectory` is set.
+    let replayLog: ReplayRingLog?
+    /// Whether a saved ring was found at start: this run is a restart.
+    public let restarted: Bool
     private var ids = MessageIDGenerator()
     private var seq = 0
     private let started = Date().timeIntervalSince1970
@@ -44,6 +48,24 @@ public final class Broker {
         replayRing = ReplayRing(prefixes: configuration.replayPrefixes, capacity: configuration.replayCapacity,
                                 maxAgeSeconds: configuration.replayMaxAgeSeconds)
         enforcement = configuration.authorization.map { Enforcement(settings: $0, log: log) }
+        (replayLog, restarted) = Self.openReplayLog(configuration: configuration, ring: &replayRing, log: log)
+    }
+
+    /// Reloads the saved ring (entries still within the age bound) and rewrites the file from it.
+    private static func openReplayLog(configuration: BrokerConfiguration, ring: inout ReplayRing,
+                                      log: ServiceLog) -> (ReplayRingLog?, Bool) {
+        guard let directory = configuration.stateDirectory, ring.capacity > 0 else { return (nil, false) }
+        let file: ReplayRingLog
+        do { file = try ReplayRingLog(directory: directory, compactAfter: max(1_024, ring.capacity / 2)) } catch {
+            log.error("replay ring kept in memory only: cannot use \(directory): \(error)")
+            return (nil, false)
+        }
+        let existed = file.exists
+        let oldest = Date().timeIntervalSince1970 - ring.maxAgeSeconds
+        for entry in file.load() where entry.receivedAt >= oldest { ring.insert(entry) }
+        file.rewrite(ring.entries)
+        if existed { log.info("restarted: \(ring.count) event message(s) reloaded for bus.replay from \(file.path)") }
+        return (file, existed)
     }
 
     func count(_ name: String) { otherCounters.add(name) }
@@ -80,7 +102,9 @@ public final class Broker {
         let networkLast: (String, String) -> Bool = { !$0.hasPrefix("tcp://") && $1.hasPrefix("tcp://") }
         for endpoint in configuration.pubEndpoints.sorted(by: networkLast) { try bindSecured(frontend, endpoint) }
         for endpoint in configuration.subEndpoints.sorted(by: networkLast) { try bindSecured(backend, endpoint) }
-        try frontend.send([1])  // subscribe upstream to everything
+        // Subscribing upstream to everything lets publishers send. After a restart that waits
+        // a moment, so reconnecting subscribers are back before publishers re-send.
+        var subscribeUpstreamAt = Date().timeIntervalSince1970 + (restarted ? configuration.restartGraceSeconds : 0)
         log.info("listening: publishers \(configuration.pubEndpoints.joined(separator: " ")), subscribers \(configuration.subEndpoints.joined(separator: " "))")
         ready()
 
@@ -93,6 +117,13 @@ public final class Broker {
         var nextHealth = 0.0
         while true {
             let now = Date().timeIntervalSince1970
+            if now >= subscribeUpstreamAt {
+                do { try frontend.send([1]) } catch {
+                    if error.isTerminated { break }  // stopped (SIGTERM) before the first subscription
+                    throw error
+                }
+                subscribeUpstreamAt = .infinity
+            }
             if now >= nextHealth {
                 publishHealth(on: backend, now: now)
                 nextHealth = now + configuration.healthIntervalSeconds
@@ -101,7 +132,7 @@ public final class Broker {
                 lastTemporaryCheck = now
                 expireTemporaryGrants(backend: backend, now: now)
             }
-            let wait = enforcement == nil ? nextHealth - now : min(nextHealth - now, 0.2)
+            let wait = min(enforcement == nil ? nextHealth - now : min(nextHealth - now, 0.2), subscribeUpstreamAt - now)
             let timeout = max(1, Int(wait * 1000))
             if try !step(poller: &poller, timeout: timeout, frontend: frontend, backend: backend, forwarder: &forwarder) {
                 break
@@ -120,7 +151,10 @@ public final class Broker {
             if readable[1] {
                 if enforcement != nil { try serveGrantedSubscriptions(backend) } else { try serveSubscriptions(backend) }
             }
-            if readable[0] { try forwarder.drain(from: frontend, to: backend, broker: self) }
+            if readable[0] {
+                try forwarder.drain(from: frontend, to: backend, broker: self)
+                persistReplayRing()
+            }
             if let enforcement, enforcement.resetPending { enforcement.resetConnectionsIfNeeded(log: log) }
             return true
         } catch {
@@ -137,7 +171,17 @@ public final class Broker {
 
     func didForward(topic: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) {
         cache.store(topic: topic, body: body)
-        replayRing.store(topic: topic, body: body, now: { Date().timeIntervalSince1970 })
+        if replayRing.store(topic: topic, body: body, now: { Date().timeIntervalSince1970 }), let replayLog,
+           let entry = replayRing.newest {
+            replayLog.append(entry)
+        }
+    }
+
+    /// Writes the batch's ring entries to the file, compacting it when it grew too long.
+    private func persistReplayRing() {
+        guard let replayLog else { return }
+        replayLog.flush()
+        if replayLog.needsCompaction(ringCount: replayRing.count) { replayLog.rewrite(replayRing.entries) }
     }
 
     /// Answers a `bus.replay` request (the Forwarder hands it over instead of forwarding it):
@@ -220,6 +264,10 @@ public final class Broker {
         values["cacheRefused"] = cache.refused
         values["replayRingMessages"] = replayRing.count
         values["replayRingOverwritten"] = replayRing.overwritten
+        if let replayLog {
+            values["replayLogRecords"] = replayLog.records
+            values["replayLogFailures"] = replayLog.failures
+        }
         // Degraded while losses are recent: drops since the previous report, or a full cache.
         let state: HealthState = dropped > droppedAtLastHealth || cache.refused > 0 ? .degraded : .ok
         droppedAtLastHealth = dropped

@@ -15,6 +15,12 @@ public struct BrokerConfiguration: Sendable {
     public var replayCapacity: Int = ReplayRing.defaultCapacity
     /// Oldest message (seconds since the bus received it) a replay re-sends.
     public var replayMaxAgeSeconds: Double = ReplayRing.defaultMaxAgeSeconds
+    /// Where the replay ring is mirrored (`replay-ring.log`) so it survives a restart; nil keeps it in memory only.
+    public var stateDirectory: String?
+    /// After a restart (a saved ring was found), how long the bus waits before it subscribes
+    /// to the publishers: subscribers reconnect meanwhile, so the messages publishers send
+    /// again on reconnection reach them instead of an empty bus.
+    public var restartGraceSeconds: Double = 0.5
     /// The `src` of the broker's own messages.
     public var source: String = "bus/main"
     /// More endpoints bound beside the main ones, e.g. an ipc pair for local services next to tcp with CURVE.

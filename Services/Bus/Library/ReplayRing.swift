@@ -6,7 +6,9 @@
 /// A bounded ring in memory: at most `capacity` messages; one older than `maxAgeSeconds` is
 /// never replayed (its slot is reused as the ring wraps).
 /// Only topics starting with one of `prefixes` are copied, so the forwarding hot path
-/// pays one prefix test for every other message. The ring dies with the bus process.
+/// pays one prefix test for every other message. In memory the ring dies with the bus
+/// process; with `locus-bus --state DIR` the broker mirrors it in `ReplayRingLog` and
+/// reloads it on start.
 public struct ReplayRing: Sendable {
     public static let defaultPrefixes = ["region.event.", "visit.", "notify.", "location.significant."]
     public static let defaultCapacity = 100_000
@@ -17,6 +19,12 @@ public struct ReplayRing: Sendable {
         public var receivedAt: Double
         public var topic: [UInt8]
         public var body: [UInt8]
+
+        public init(receivedAt: Double, topic: [UInt8], body: [UInt8]) {
+            self.receivedAt = receivedAt
+            self.topic = topic
+            self.body = body
+        }
     }
 
     private let prefixes: TopicPrefixes
@@ -48,7 +56,13 @@ public struct ReplayRing: Sendable {
     @discardableResult
     public mutating func store(topic: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer, now: () -> Double) -> Bool {
         guard keeps(topic: topic) else { return false }
-        let entry = Entry(receivedAt: now(), topic: Array(topic), body: Array(body))
+        insert(Entry(receivedAt: now(), topic: Array(topic), body: Array(body)))
+        return true
+    }
+
+    /// Adds an entry as the newest without the topic test (reloading a saved ring).
+    public mutating func insert(_ entry: Entry) {
+        guard capacity > 0 else { return }
         if slots.count < capacity {
             slots.append(entry)
         } else {
@@ -56,7 +70,17 @@ public struct ReplayRing: Sendable {
             head = (head + 1) % capacity
             overwritten += 1
         }
-        return true
+    }
+
+    /// The most recently stored entry.
+    public var newest: Entry? {
+        guard !slots.isEmpty else { return nil }
+        return slots[(head + slots.count - 1) % slots.count]
+    }
+
+    /// Every entry, oldest first.
+    public var entries: [Entry] {
+        (0..<slots.count).map { slots[(head + $0) % slots.count] }
     }
 
     public mutating func store(topic: String, body: [UInt8], now: Double) {

@@ -1,0 +1,132 @@
+import Foundation
+
+/// The replay ring on disk (`replay-ring.log` under `locus-bus --state DIR`), so a bus
+/// restarted after a crash still answers `bus.replay` for events it forwarded before:
+/// a notifier that was down while the bus died would otherwise never get them.
+///
+/// An append-only file of records `receivedAt` (Float64, little-endian), topic length and
+/// body length (UInt32 LE), topic, body. Appends are buffered per forwarding batch and
+/// written with plain `write()`, without `fsync`: the kernel's page cache outlives a killed
+/// process, so a SIGKILL loses nothing that was written; only a power loss or kernel crash
+/// can. When the file holds `compactAfter` records more than the ring, it is rewritten from
+/// the ring (temporary file, then rename), so it stays bounded. A torn last record (a
+/// write cut short) is ignored on load.
+public final class ReplayRingLog {
+    public static let fileName = "replay-ring.log"
+
+    public let path: String
+    /// Extra records tolerated before compaction; bounds the file at ring capacity + this.
+    public let compactAfter: Int
+    private var fd: Int32 = -1
+    private var buffer: [UInt8] = []
+    /// Records in the file now (after the last compaction plus appends).
+    public private(set) var records = 0
+    public private(set) var compactions = 0
+    /// Write failures (disk full, …); the in-memory ring carries on regardless.
+    public private(set) var failures = 0
+
+    /// Names the log under `directory` (created if missing); `rewrite` opens the file.
+    public init(directory: String, compactAfter: Int = 50_000) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        path = (directory as NSString).appendingPathComponent(Self.fileName)
+        self.compactAfter = max(1, compactAfter)
+    }
+
+    deinit {
+        flush()
+        if fd >= 0 { close(fd) }
+    }
+
+    /// Whether the file exists (a previous run of the bus left it).
+    public var exists: Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// Every intact record in the file, oldest first.
+    public func load() -> [ReplayRing.Entry] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return Self.decode([UInt8](data))
+    }
+
+    /// Replaces the file with `entries` (the ring after loading or when the log grew too long)
+    /// and keeps it open for appends.
+    public func rewrite(_ entries: [ReplayRing.Entry]) {
+        buffer.removeAll(keepingCapacity: true)
+        if fd >= 0 { close(fd) }
+        fd = -1
+        var bytes: [UInt8] = []
+        for entry in entries { Self.encode(entry, into: &bytes) }
+        let temporary = path + ".tmp"
+        let written = FileManager.default.createFile(atPath: temporary, contents: Data(bytes),
+                                                     attributes: [.posixPermissions: 0o600])
+        if !written || rename(temporary, path) != 0 { failures += 1 }
+        records = entries.count
+        compactions += 1
+        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        if fd < 0 { failures += 1 }
+    }
+
+    /// Queues one record; `flush()` writes the batch.
+    public func append(_ entry: ReplayRing.Entry) {
+        Self.encode(entry, into: &buffer)
+        records += 1
+    }
+
+    /// Whether the file has grown `compactAfter` records beyond `ringCount` and should be rewritten.
+    public func needsCompaction(ringCount: Int) -> Bool {
+        records > ringCount + compactAfter
+    }
+
+    /// Writes what `append` queued (one `write()` per batch).
+    public func flush() {
+        guard !buffer.isEmpty else { return }
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard fd >= 0 else {
+            failures += 1
+            return
+        }
+        let complete = buffer.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let result = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += result
+            }
+            return true
+        }
+        if !complete { failures += 1 }
+    }
+
+    // MARK: record format
+
+    static func encode(_ entry: ReplayRing.Entry, into bytes: inout [UInt8]) {
+        withUnsafeBytes(of: entry.receivedAt.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(entry.topic.count).littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(entry.body.count).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: entry.topic)
+        bytes.append(contentsOf: entry.body)
+    }
+
+    static func decode(_ bytes: [UInt8]) -> [ReplayRing.Entry] {
+        var entries: [ReplayRing.Entry] = []
+        var offset = 0
+        func integer<T: FixedWidthInteger>(_: T.Type, at position: Int) -> T {
+            var value: T = 0
+            for index in 0..<MemoryLayout<T>.size { value |= T(bytes[position + index]) << (8 * index) }
+            return value
+        }
+        while offset + 16 <= bytes.count {
+            let receivedAt = Double(bitPattern: integer(UInt64.self, at: offset))
+            let topicCount = Int(integer(UInt32.self, at: offset + 8))
+            let bodyCount = Int(integer(UInt32.self, at: offset + 12))
+            let end = offset + 16 + topicCount + bodyCount
+            guard end <= bytes.count, receivedAt.isFinite else { break }
+            let topic = Array(bytes[(offset + 16)..<(offset + 16 + topicCount)])
+            let body = Array(bytes[(offset + 16 + topicCount)..<end])
+            entries.append(ReplayRing.Entry(receivedAt: receivedAt, topic: topic, body: body))
+            offset = end
+        }
+        return entries
+    }
+}
