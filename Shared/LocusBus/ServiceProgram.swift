@@ -72,14 +72,22 @@ public enum ServiceProgram {
 
     /// Runs `onSignal` (once per signal, on a Dispatch thread) for SIGTERM and SIGINT instead of dying,
     /// so the owner can shut its context down and exit 0. Keep the returned sources alive.
-    public static func handleTerminationSignals(_ onSignal: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {
-        [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { onSignal(number) }
-            source.resume()
-            return source
+    ///
+    /// The handler only writes the signal number into a pipe, and a Dispatch source reads the
+    /// pipe: a signal that arrives before Dispatch has registered the source (right after a
+    /// readiness notice, say) waits in the pipe instead of being ignored. Call once per process.
+    public static func handleTerminationSignals(_ onSignal: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceProtocol] {
+        let readFD = TerminationSignalPipe.wakeup.readFD
+        let source = DispatchSource.makeReadSource(fileDescriptor: readFD, queue: .global())
+        source.setEventHandler {
+            var number: UInt8 = 0
+            while read(readFD, &number, 1) == 1 { onSignal(Int32(number)) }
         }
+        source.resume()
+        for number in [SIGTERM, SIGINT] {
+            signal(number) { number in TerminationSignalPipe.wakeup.signal(UInt8(truncatingIfNeeded: number)) }
+        }
+        return [source]
     }
 
     /// Tells systemd we are ready when started as a Type=notify unit (no libsystemd needed).
@@ -104,4 +112,11 @@ public enum ServiceProgram {
             }
         }
     }
+}
+
+/// The pipe between the termination signal handler and the Dispatch source that reports
+/// it, created before any handler is installed and never closed (a late signal must not
+/// meet a closed pipe).
+private enum TerminationSignalPipe {
+    static let wakeup = Wakeup()
 }

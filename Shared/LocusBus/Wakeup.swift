@@ -22,8 +22,10 @@ public final class Wakeup: @unchecked Sendable {
         close(writeFD)
     }
 
-    public func signal() {
-        var byte: UInt8 = 1
+    /// Writes one byte (`value`, for a reader that wants to know why it was woken); safe in a
+    /// signal handler: one `write`, no allocation.
+    public func signal(_ value: UInt8 = 1) {
+        var byte = value
         _ = write(writeFD, &byte, 1)  // a full pipe already means "wake up"
     }
 
