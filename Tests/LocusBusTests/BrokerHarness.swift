@@ -18,12 +18,15 @@ final class BrokerHarness: @unchecked Sendable {
         configuration.highWaterMark = highWaterMark
         configuration.healthIntervalSeconds = healthInterval
         self.configuration = configuration
-        let settings = configuration
+        BrokerHarness.startBroker(configuration, context: context, done: done)
+    }
+
+    /// Runs a broker on its own thread and returns once it is listening; `done` is signalled
+    /// when it has stopped (after its context is shut down).
+    static func startBroker(_ configuration: BrokerConfiguration, context: ZMQContext, done: DispatchSemaphore) {
         let ready = DispatchSemaphore(value: 0)
-        let context = self.context
-        let done = self.done
         Thread {
-            let broker = Broker(configuration: settings, log: ServiceLog(name: "test-bus", minimum: .error))
+            let broker = Broker(configuration: configuration, log: ServiceLog(name: "test-bus", minimum: .error))
             do { try broker.run(context: context) { ready.signal() } } catch { ready.signal() }
             done.signal()
         }.start()

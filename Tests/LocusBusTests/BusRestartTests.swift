@@ -19,14 +19,7 @@ private final class BusRun: @unchecked Sendable {
         configuration.stateDirectory = state
         configuration.restartGraceSeconds = graceSeconds
         self.configuration = configuration
-        let ready = DispatchSemaphore(value: 0)
-        let context = self.context!, done = self.done, settings = configuration
-        Thread {
-            let broker = Broker(configuration: settings, log: ServiceLog(name: "test-bus", minimum: .error))
-            do { try broker.run(context: context) { ready.signal() } } catch { ready.signal() }
-            done.signal()
-        }.start()
-        ready.wait()
+        BrokerHarness.startBroker(configuration, context: context!, done: done)
     }
 
     func stop() {
