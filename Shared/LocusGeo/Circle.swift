@@ -10,8 +10,11 @@ import Foundation
 /// large for the bound (radius over 50 km) or reaching within a few hundred metres of
 /// 89.5° latitude always use the exact geodesic.
 public struct Circle: Sendable, Hashable {
-    public let center: Coordinate
-    public let radiusMeters: Double
+    /// Centre, radius and what the signed distance needs, in one 56-byte value a caller
+    /// can keep apart from the rest (the geofence keeps one per region in a dense array).
+    public let distance: CircleDistance
+    public var center: Coordinate { distance.center }
+    public var radiusMeters: Double { distance.radiusMeters }
     /// A box holding every point of the circle; see `BoundingBox` for the antimeridian
     /// and pole conventions.
     public let boundingBox: BoundingBox
@@ -23,12 +26,6 @@ public struct Circle: Sendable, Hashable {
     /// each test is a cache miss on this struct.
     private let insideBelowSq: Double
     private let outsideAboveSq: Double
-    private let sinCenterPhi: Double
-    private let cosCenterPhi: Double
-    /// `signedDistanceEstimate` uses the fast distance up to this squared distance from the
-    /// centre, with `estimateErrorMeters` as its bound; −1 when the bound does not apply.
-    private let estimateReachSq: Double
-    private let estimateErrorMeters: Double
 
     /// How far beyond the boundary `signedDistanceEstimate` stays fast (metres): more than
     /// any fix's accuracy margin a geofence normally meets.
@@ -36,11 +33,6 @@ public struct Circle: Sendable, Hashable {
 
     public init(center: Coordinate, radiusMeters: Double) {
         let radius = radiusMeters.isNaN ? 0 : max(0, radiusMeters)
-        self.center = center
-        self.radiusMeters = radius
-        let centerPhi = center.lat * Double.pi / 180
-        self.sinCenterPhi = sin(centerPhi)
-        self.cosCenterPhi = cos(centerPhi)
         let box = Circle.boundingBox(center: center, radiusMeters: radius)
         self.boundingBox = box
         // Every point reaching the fast test lies inside the box, so within about 1.42 r of
@@ -62,11 +54,11 @@ public struct Circle: Sendable, Hashable {
         let reach = radius + Circle.estimateReachBeyondMeters
         let reachPoleward = min(90, max(abs(center.lat), 0) + SphereBound.latitudeReachDegrees(distanceMeters: reach))
         if radius.isFinite, FastDistance.isBoundValid(distanceMeters: reach * 1.001 + 1, maxAbsLatitudeDegrees: reachPoleward) {
-            estimateReachSq = reach * reach
-            estimateErrorMeters = FastDistance.errorBoundMeters(distanceMeters: reach * 1.001 + 1, maxAbsLatitudeDegrees: reachPoleward)
+            distance = CircleDistance(center: center, radiusMeters: radius, estimateReachSq: reach * reach,
+                                      estimateErrorMeters: FastDistance.errorBoundMeters(distanceMeters: reach * 1.001 + 1,
+                                                                                         maxAbsLatitudeDegrees: reachPoleward))
         } else {
-            estimateReachSq = -1
-            estimateErrorMeters = 0
+            distance = CircleDistance(center: center, radiusMeters: radius, estimateReachSq: -1, estimateErrorMeters: 0)
         }
     }
 
@@ -85,7 +77,7 @@ public struct Circle: Sendable, Hashable {
     public func contains(_ p: Coordinate) -> Bool {
         guard boundingBox.contains(p) else { return false }
         if outsideAboveSq >= 0 {
-            let squared = approximateDistanceSquared(p)
+            let squared = distance.approximateSquared(p)
             if squared < insideBelowSq { return true }
             if squared > outsideAboveSq { return false }
         }
@@ -95,43 +87,12 @@ public struct Circle: Sendable, Hashable {
     /// Metres from the boundary: negative inside, positive outside, exact. Geofence
     /// hysteresis compares it with a fix's accuracy.
     public func signedDistance(_ p: Coordinate) -> Double {
-        Geodesic.distance(center, p) - radiusMeters
+        distance.signedDistance(p)
     }
 
-    /// The signed distance (negative inside) within a stated error, for callers that compare
-    /// it with thresholds and need the exact value only when it lies that close to one:
-    /// within `Circle.estimateReachBeyondMeters` of the boundary it is `FastDistance`'s
-    /// (a few dozen multiplications, error micrometres for geofence-sized circles), farther
-    /// away or where the bound does not hold it is the exact geodesic with error 0.
+    /// The signed distance within a stated error; see `CircleDistance.signedDistanceEstimate`.
     public func signedDistanceEstimate(_ p: Coordinate) -> (meters: Double, errorMeters: Double) {
-        if estimateReachSq >= 0 {
-            // Only points within the reach get here, so |Δφ| is tiny and the series hold.
-            let squared = approximateDistanceSquared(p)
-            if squared <= estimateReachSq { return (squared.squareRoot() - radiusMeters, estimateErrorMeters) }
-        }
-        return (signedDistance(p), 0)
-    }
-
-    /// `FastDistance.meters(center, p)` squared, without its trigonometry: the mean latitude
-    /// is the centre's plus h = Δφ/2, and the fast path only runs for points in the box of a
-    /// circle under 50 km, so |h| < 0.02 rad and the Taylor series below (to h⁵) are exact to
-    /// 1e-16, far inside the 1 µm slack of the error bound.
-    private func approximateDistanceSquared(_ p: Coordinate) -> Double {
-        let radians = Double.pi / 180
-        let deltaPhi = (p.lat - center.lat) * radians
-        var deltaLon = p.lon - center.lon
-        if deltaLon > 180 { deltaLon -= 360 } else if deltaLon < -180 { deltaLon += 360 }
-        let h = deltaPhi / 2, h2 = h * h
-        let cosH = 1 - h2 / 2 * (1 - h2 / 12)
-        let sinH = h * (1 - h2 / 6 * (1 - h2 / 20))
-        let sinMean = sinCenterPhi * cosH + cosCenterPhi * sinH
-        let cosMean = cosCenterPhi * cosH - sinCenterPhi * sinH
-        let w = 1 - WGS84.eccentricitySquared * sinMean * sinMean
-        let inverseW = 1 / w
-        let east = deltaLon * radians * cosMean * WGS84.semiMajorAxisMeters
-        let north = deltaPhi * WGS84.semiMajorAxisMeters * (1 - WGS84.eccentricitySquared) * inverseW
-        // (Δλ N cos φm)² + (Δφ M)² with N² = a²/w and M² = a²(1 − e²)²/w³.
-        return (east * east + north * north) * inverseW
+        distance.signedDistanceEstimate(p)
     }
 
     /// Latitude reach is exact (the nearest point of a parallel lies along the meridian);

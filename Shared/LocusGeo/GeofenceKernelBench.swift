@@ -74,7 +74,7 @@ public enum GeofenceKernelBench {
     }
 
     /// CPU time consumed by the calling thread, seconds.
-    static func threadCPUSeconds() -> Double {
+    public static func threadCPUSeconds() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

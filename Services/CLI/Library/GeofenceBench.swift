@@ -56,6 +56,19 @@ enum GeofenceBench {
         } else {
             print("| shapely STRtree | (python3 with shapely not available) | |")
         }
+        print("")
+        let scene = GeofenceFleetScene(circles: circles, devices: devices, fixes: fixes, seed: seed, sideMeters: sideKilometres * 1_000)
+        do {
+            let logic = try GeofenceLogicRun(scene: scene).run()
+            print("| GeofenceLogic in this process (\(circles) regions, \(devices) devices, \(fixes) decoded fixes, SQLite file) | value |")
+            print("|---|---:|")
+            print("| CPU µs per fix (index, hysteresis, events, one transaction per 16 384 fixes) | \(String(format: "%.2f", logic.cpuMicrosecondsPerFix)) |")
+            print("| fixes per CPU second | \(Int(1e6 / logic.cpuMicrosecondsPerFix)) |")
+            print("| events | \(logic.events) |")
+        } catch {
+            FileHandle.standardError.write(Data("locus bench geofence: in-process run failed: \(error)\n".utf8))
+            return 1
+        }
         if options.flag("--skip-bus") { return 0 }
         print("")
         return GeofenceBusRun(circles: circles, devices: devices, fixes: fixes, latencySamples: samples, seed: seed,
@@ -190,37 +203,12 @@ struct GeofenceBusRun {
             if case .health = message.body { break }  // the geofence is up and subscribed
         }
 
-        var random = SeededGenerator(seed: seed)
-        let plane = LocalTangentPlane(origin: Coordinate(lat: 45, lon: 7))
-        let half = sideMeters / 2
-        // The kernel's scene first, drawn in the same order from the same seed.
-        var scene: [(center: Coordinate, radiusMeters: Double)] = []
-        for _ in 0..<circles {
-            let c = plane.unproject(east: Double.random(in: -half...half, using: &random), north: Double.random(in: -half...half, using: &random))
-            scene.append((c, Double.random(in: 100...1000, using: &random)))
-        }
+        let scene = GeofenceFleetScene(circles: circles, devices: devices, fixes: fixes, seed: seed, sideMeters: sideMeters)
         var ids = MessageIDGenerator()
-        let t0 = 1_790_000_000.0
-        var starts: [(east: Double, north: Double, heading: Double)] = []
-        for _ in 0..<devices {
-            starts.append((Double.random(in: -half...half, using: &random), Double.random(in: -half...half, using: &random),
-                           Double.random(in: 0..<(2 * Double.pi), using: &random)))
-        }
-        // A fleet moving at 15 m/s in straight lines, fixes at 1 Hz of fix time, pre-encoded
-        // so that the publishing loop only sends.
+        let t0 = scene.t0
+        // Pre-encoded, so that the publishing loop only sends.
         func fleet(_ prefix: String) -> [(topic: String, body: [UInt8])] {
-            var frames: [(topic: String, body: [UInt8])] = []
-            frames.reserveCapacity(fixes)
-            for number in 0..<fixes {
-                let device = number % devices, step = Double(number / devices)
-                let s = starts[device]
-                let p = plane.unproject(east: s.east + 15 * step * cos(s.heading), north: s.north + 15 * step * sin(s.heading))
-                let name = prefix + String(device)
-                let fix = Location(device: name, source: "fused", lat: p.lat, lon: p.lon, hacc: 8)
-                frames.append((Topic.locationFused(name), MessageCodec.encode(Message(body: .location(fix), id: ids.next(), t: t0 + step,
-                                                                                        src: "bench/fleet", seq: number + 1))))
-            }
-            return frames
+            scene.fleet(prefix, ids: &ids).map { ($0.topic, MessageCodec.encode($0.message)) }
         }
 
         // The floor: the same fleet before any region exists, so the service only decodes,
@@ -228,16 +216,14 @@ struct GeofenceBusRun {
         // runtime and this client — the part no geofence logic can speed up.
         let idleFrames = fleet("idle")
         let idleUsage = CPUUsage(processes)
-        let idle = try drive(idleFrames, publisher: publisher, subscriber: subscriber, next: next, t0: t0)
+        let idle = try drive(idleFrames, publisher: publisher, subscriber: subscriber, t0: t0)
         let idleCPU = idleUsage.secondsSince()
 
         // Regions: the kernel's scene, added through region.cmd and acknowledged.
         let setupStart = Date().timeIntervalSince1970
         var acknowledged = 0
-        for (number, circle) in scene.enumerated() {
-            let region = Region(id: "c\(number)", shape: .circle(center: GeoPoint(lon: circle.center.lon, lat: circle.center.lat),
-                                                                radius: circle.radiusMeters))
-            try publisher.publish(.regionAdd(RegionAdd(owner: "bench", region: region)), topic: Topic.regionCmd, t: 0)
+        for (number, add) in scene.regionAdds.enumerated() {
+            try publisher.publish(.regionAdd(add), topic: Topic.regionCmd, t: 0)
             if number % 1000 == 999 { acknowledged += try drainReplies(next) }
         }
         while acknowledged < circles, let message = try next(timeout: 30) {
@@ -249,7 +235,7 @@ struct GeofenceBusRun {
 
         let loadedFrames = fleet("d")
         let loadedUsage = CPUUsage(processes)
-        let loaded = try drive(loadedFrames, publisher: publisher, subscriber: subscriber, next: next, t0: t0)
+        let loaded = try drive(loadedFrames, publisher: publisher, subscriber: subscriber, t0: t0)
         let loadedCPU = loadedUsage.secondsSince()
         let (seconds, events) = (loaded.seconds, loaded.events)
         let latencies = try measureLatency(publisher: publisher, next: next, ids: &ids)
@@ -289,19 +275,43 @@ struct GeofenceBusRun {
     /// the service never overflow (the bus does not drop for slow subscribers, it stalls,
     /// and a stalled bus would stall this publisher).
     private func drive(_ frames: [(topic: String, body: [UInt8])], publisher: BusPublisher, subscriber: BusSubscriber,
-                       next: (Double) throws -> Message?, t0: Double) throws -> (seconds: Double, events: Int) {
+                       t0: Double) throws -> (seconds: Double, events: Int) {
         var events = 0
-        var answered = Set<String>()
-        func take(_ message: Message) {
-            switch message.body {
-            case .regionEvent: events += 1
-            case .regionList(let reply): if let re = reply.re { answered.insert(re) }
-            default: break
+        var replies = Set<String>()
+        // Events are counted from their topic frame alone and only the markers' replies are
+        // decoded: this client shares the two cores with the bus and the service, so every
+        // microsecond it spends per event is taken from what is being measured.
+        let eventPrefix = Array(Topic.regionEventPrefix.utf8)
+        var poller = Poller()
+        poller.add(subscriber.socket)
+        func receiveOne() throws -> Bool {
+            guard let frames = try subscriber.socket.receiveMultipart(dontWait: true) else { return false }
+            guard frames.count == 2 else { return true }
+            if frames[0].starts(with: eventPrefix) {
+                events += 1
+            } else if let message = try? MessageCodec.decode(frames[1]), case .regionList(let reply) = message.body, let re = reply.re {
+                replies.insert(re)
             }
+            return true
+        }
+        func receive(waitingUpTo seconds: Double) throws {
+            let deadline = Date().timeIntervalSince1970 + seconds
+            while try !receiveOne() {
+                let left = deadline - Date().timeIntervalSince1970
+                if left <= 0 { return }
+                _ = try poller.poll(timeoutMilliseconds: max(1, min(100, Int(left * 1000))))
+            }
+        }
+        func answered(_ marker: String, seconds: Double) throws -> Bool {
+            let deadline = Date().timeIntervalSince1970 + seconds
+            while !replies.contains(marker) && Date().timeIntervalSince1970 < deadline {
+                try receive(waitingUpTo: deadline - Date().timeIntervalSince1970)
+            }
+            return replies.contains(marker)
         }
         func sendAll(_ topic: String, _ body: [UInt8]) throws {
             while try !publisher.socket.send(topic: topic, body: body, dontWait: true) {
-                if let message = try next(0.001) { take(message) }
+                try receive(waitingUpTo: 0.001)
             }
         }
         let chunk = 10_000
@@ -310,22 +320,18 @@ struct GeofenceBusRun {
         for (number, frame) in frames.enumerated() {
             try sendAll(frame.topic, frame.body)
             if number % 256 == 0 {
-                while case .message(_, let message, _)? = try subscriber.receive(dontWait: true) { take(message) }
+                while try receiveOne() {}
             }
             if number % chunk == chunk - 1 || number == frames.count - 1 {
                 let marker = publisher.stamp(.regionListRequest(RegionListRequest(owner: "bench-marker")), t: t0)
                 markers.append(marker.envelope.id)
                 try sendAll(Topic.regionCmd, MessageCodec.encode(marker))
                 if markers.count >= 2 {
-                    let awaited = markers[markers.count - 2]
-                    while !answered.contains(awaited), let message = try next(60) { take(message) }
-                    guard answered.contains(awaited) else { throw BenchError("the geofence stopped answering") }
+                    guard try answered(markers[markers.count - 2], seconds: 60) else { throw BenchError("the geofence stopped answering") }
                 }
             }
         }
-        let last = markers.last ?? ""
-        while !answered.contains(last), let message = try next(120) { take(message) }
-        guard answered.contains(last) else { throw BenchError("the geofence did not finish the fixes within 120 s") }
+        guard try answered(markers.last ?? "", seconds: 120) else { throw BenchError("the geofence did not finish the fixes within 120 s") }
         return (Date().timeIntervalSince1970 - start, events)
     }
 

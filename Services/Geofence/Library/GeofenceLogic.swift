@@ -223,23 +223,27 @@ public struct GeofenceLogic: ServiceLogic {
         let nearCount = scratch.count
         for slot in tracker.tracks.slots where !scratch[..<nearCount].contains(slot) { scratch.append(slot) }
         for (position, slot) in scratch.enumerated() {
-            guard let filed = store.filed(inSlot: slot), filed.monitored.watches(device) else {
+            // The slot's essentials decide most candidates; the filed region is read only
+            // for a device list, a polygon, an event or a row (see `RegionEssentials`).
+            let region = store.essentials(inSlot: slot)
+            guard region.isOccupied, region.watchesEveryDevice || store.filed(inSlot: slot)?.monitored.watches(device) == true else {
                 tracker.tracks[slot] = nil
                 continue
             }
-            let generation = filed.monitored.generation
+            let generation = region.generation
             let stored = tracker.tracks.position(of: slot)
             var track = stored.map { tracker.tracks.track(at: $0) }
                 ?? RegionTrack(generation: generation, state: tracker.state(slot: slot, generation: generation))
             if track.generation != generation { track = RegionTrack(generation: generation, state: .unknown) }
             if track.lastSignedDistanceMeters == nil, let previous = tracker.lastFix {
-                track.lastSignedDistanceMeters = signedDistance(filed.monitored.shape, Coordinate(lat: previous.lat, lon: previous.lon),
+                track.lastSignedDistanceMeters = signedDistance(region, slot: slot, Coordinate(lat: previous.lat, lon: previous.lon),
                                                                  marginMeters: hysteresis.marginMeters(hacc: previous.hacc))
                 track.lastFixTime = previous.t
             }
             let before = (state: track.state, dwell: track.dwell)
-            let distance = signedDistance(filed.monitored.shape, point, marginMeters: margin)
-            evaluate(&track, region: filed, device: device, distance: distance, fix: fix, recovering: tracker.recovering, into: &out)
+            let distance = signedDistance(region, slot: slot, point, marginMeters: margin)
+            evaluate(&track, region: region, slot: slot, device: device, distance: distance, fix: fix, recovering: tracker.recovering,
+                     into: &out)
             // Only changes of committed state or dwell are written. A first decision of
             // "outside" needs no row either: after a restart a region without a row is
             // outside for a device checked through its generation, which this batch stores.
@@ -252,7 +256,7 @@ public struct GeofenceLogic: ServiceLogic {
             } else {
                 tracker.tracks[slot] = track
             }
-            if durable && track.state != .unknown {
+            if durable && track.state != .unknown, let filed = store.filed(inSlot: slot) {
                 pending.trackUpserts.append(PersistedTrack(device: device, key: filed.monitored.key, generation: track.generation,
                                                            state: track.state, entryCause: track.entryCause,
                                                            enteredAt: track.dwell.enteredAt, dwellFired: track.dwell.fired))
@@ -272,15 +276,24 @@ public struct GeofenceLogic: ServiceLogic {
     /// the sign sets the crossing, and ± the fix's margin); only then is the exact geodesic
     /// computed. Elsewhere the value differs from the exact one by micrometres, which
     /// moves an interpolated crossing time by nothing measurable.
-    private func signedDistance(_ shape: Shape, _ point: Coordinate, marginMeters margin: Double) -> Double {
+    private func signedDistance(_ region: RegionEssentials, slot: Int, _ point: Coordinate, marginMeters margin: Double) -> Double {
+        if let circle = region.circle {
+            let (estimate, error) = circle.signedDistanceEstimate(point)
+            return Self.needsExact(estimate, error: error, margin: margin) ? circle.signedDistance(point) : estimate
+        }
+        guard let shape = store.filed(inSlot: slot)?.monitored.shape else { return .infinity }
         let (estimate, error) = shape.signedDistanceEstimate(point)
-        guard error > 0 else { return estimate }
-        let size = abs(estimate)
-        if size <= error || abs(size - margin) <= error { return shape.signedDistanceMeters(point) }
-        return estimate
+        return Self.needsExact(estimate, error: error, margin: margin) ? shape.signedDistanceMeters(point) : estimate
     }
 
-    private mutating func evaluate(_ track: inout RegionTrack, region: FiledRegion, device: String, distance: Double,
+    @inline(__always)
+    private static func needsExact(_ estimate: Double, error: Double, margin: Double) -> Bool {
+        guard error > 0 else { return false }
+        let size = abs(estimate)
+        return size <= error || abs(size - margin) <= error
+    }
+
+    private mutating func evaluate(_ track: inout RegionTrack, region: RegionEssentials, slot: Int, device: String, distance: Double,
                                    fix: FixRef, recovering: Bool, into out: inout [Outbound]) {
         let verdict = hysteresis.verdict(signedDistanceMeters: distance, hacc: fix.hacc)
         if let lastTime = track.lastFixTime, let lastDistance = track.lastSignedDistanceMeters,
@@ -318,23 +331,23 @@ public struct GeofenceLogic: ServiceLogic {
                 track.state = inside ? .inside : .outside
                 track.entryCause = cause
                 if inside { track.dwell.start(at: track.crossingTime ?? fix.t) } else { track.dwell.stop() }
-                let wanted = inside ? region.monitored.region.notifyOnEntry : region.monitored.region.notifyOnExit
+                let wanted = inside ? region.notifyOnEntry : region.notifyOnExit
                 if wanted {
-                    emit(region: region, device: device, kind: inside ? .enter : .exit, state: track.state, cause: cause,
+                    emit(slot: slot, device: device, kind: inside ? .enter : .exit, state: track.state, cause: cause,
                          fix: fix, crossingTime: cause == .crossing ? track.crossingTime : nil, into: &out)
                 }
                 track.crossingTime = nil
             }
         }
-        if track.state == .inside, track.dwell.shouldFire(fixTime: fix.t, dwellSeconds: region.monitored.region.dwell) {
-            emit(region: region, device: device, kind: .dwell, state: .inside, cause: track.entryCause, fix: fix, crossingTime: nil,
+        if track.state == .inside, track.dwell.shouldFire(fixTime: fix.t, dwellSeconds: region.dwellSeconds) {
+            emit(slot: slot, device: device, kind: .dwell, state: .inside, cause: track.entryCause, fix: fix, crossingTime: nil,
                  into: &out)
         }
     }
 
-    private mutating func emit(region filed: FiledRegion, device: String, kind: RegionEventKind, state: RegionState,
+    private mutating func emit(slot: Int, device: String, kind: RegionEventKind, state: RegionState,
                                cause: RegionEventCause, fix: FixRef, crossingTime: Double?, into out: inout [Outbound]) {
-        let region = filed.monitored
+        guard let region = store.filed(inSlot: slot)?.monitored else { return }
         let owner = region.key.owner
         // An owner whose authorization dropped gets no events; its states keep tracking,
         // so restoring it does not produce stale transitions.

@@ -14,6 +14,8 @@ public import LocusProtocol
 public struct RegionStore: Sendable {
     public let configuration: GeofenceConfiguration
     private var slots: [FiledRegion?] = []
+    /// The per-fix fields of each slot's region, beside `slots` (see `RegionEssentials`).
+    private var essentials: [RegionEssentials] = []
     private var slotByKey: [RegionKey: Int] = [:]
     private var freeSlots: [Int] = []
     private var countByOwner: [String: Int] = [:]
@@ -49,6 +51,12 @@ public struct RegionStore: Sendable {
     @inline(__always)
     public func filed(inSlot slot: Int) -> FiledRegion? { slot < slots.count ? slots[slot] : nil }
 
+    /// What the per-fix path needs of the region in `slot`; `RegionEssentials.vacant` for an empty slot.
+    @inline(__always)
+    public func essentials(inSlot slot: Int) -> RegionEssentials {
+        slot < essentials.count ? essentials[slot] : .vacant
+    }
+
     public func regions(of owner: String) -> [MonitoredRegion] {
         guard countByOwner[owner] != nil else { return [] }
         var found: [MonitoredRegion] = []
@@ -83,11 +91,15 @@ public struct RegionStore: Sendable {
             monitored.slot = slot
         } else {
             monitored.slot = freeSlots.popLast() ?? slots.count
-            if monitored.slot == slots.count { slots.append(nil) }
+            if monitored.slot == slots.count {
+                slots.append(nil)
+                essentials.append(.vacant)
+            }
             slotByKey[monitored.key] = monitored.slot
             countByOwner[monitored.key.owner, default: 0] += 1
         }
         slots[monitored.slot] = FiledRegion(monitored)
+        essentials[monitored.slot] = RegionEssentials(monitored)
         nextGeneration = max(nextGeneration, monitored.generation + 1)
         let box = monitored.shape.boundingBox
         index.insert(monitored.slot, box: box.expanded(byMeters: configuration.indexMarginMeters))
@@ -99,6 +111,7 @@ public struct RegionStore: Sendable {
     public mutating func remove(_ key: RegionKey) -> MonitoredRegion? {
         guard let slot = slotByKey.removeValue(forKey: key), let removed = slots[slot]?.monitored else { return nil }
         slots[slot] = nil
+        essentials[slot] = .vacant
         freeSlots.append(slot)
         countByOwner[key.owner, default: 1] -= 1
         if countByOwner[key.owner] == 0 { countByOwner[key.owner] = nil }

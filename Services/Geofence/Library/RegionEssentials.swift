@@ -1,0 +1,49 @@
+public import LocusGeo
+
+/// What the per-fix path reads of every candidate region, kept by slot in one contiguous
+/// array: a fix touches this small record per candidate and reaches the filed region
+/// (definition, strings, device set) only to report an event, write a row, or test a
+/// polygon or a device list. At fleet scale each region a fix looks at is a cache miss,
+/// so the fewer lines a candidate costs, the more fixes a core handles.
+///
+/// Field order is the layout: the 56-byte circle first, the flags in its tag's padding,
+/// 80 bytes in all.
+public struct RegionEssentials: Sendable {
+    /// The circle's distance, or nil for a polygon (tested on the filed region).
+    public let circle: CircleDistance?
+    /// False for an empty slot.
+    public let isOccupied: Bool
+    /// False when the region lists the devices it watches (checked on the filed region).
+    public let watchesEveryDevice: Bool
+    public let notifyOnEntry: Bool
+    public let notifyOnExit: Bool
+    public let generation: Int
+    /// `dwellSeconds`, with NaN for none (an optional would take another 8 bytes).
+    private let dwell: Double
+
+    /// An empty slot.
+    public static let vacant = RegionEssentials()
+
+    private init() {
+        circle = nil
+        isOccupied = false
+        watchesEveryDevice = false
+        notifyOnEntry = false
+        notifyOnExit = false
+        generation = 0
+        dwell = .nan
+    }
+
+    init(_ monitored: MonitoredRegion) {
+        if case .circle(let shape) = monitored.shape { circle = shape.distance } else { circle = nil }
+        isOccupied = true
+        watchesEveryDevice = monitored.devices == nil
+        notifyOnEntry = monitored.region.notifyOnEntry
+        notifyOnExit = monitored.region.notifyOnExit
+        generation = monitored.generation
+        dwell = monitored.region.dwell ?? .nan
+    }
+
+    /// Seconds inside before a `dwell` event, nil for none.
+    public var dwellSeconds: Double? { dwell.isNaN ? nil : dwell }
+}
