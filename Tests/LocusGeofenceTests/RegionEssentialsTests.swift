@@ -44,3 +44,35 @@ final class RegionEssentialsTests: XCTestCase {
         XCTAssertFalse(store.essentials(inSlot: 999).isOccupied)
     }
 }
+
+/// A device reads every one of its tracks on every fix: their size is a per-fix cost.
+final class RegionTrackLayoutTests: XCTestCase {
+    func testTrackFitsOneCacheLine() {
+        XCTAssertLessThanOrEqual(MemoryLayout<RegionTrack>.stride, 64)
+    }
+
+    func testPackedOptionalsReadBackAndCompare() {
+        var track = RegionTrack(generation: 3, state: .inside)
+        XCTAssertNil(track.lastFixTime)
+        XCTAssertNil(track.crossingTime)
+        track.lastFixTime = 1_790_000_000.5
+        track.lastSignedDistanceMeters = -12.25
+        track.crossingTime = 1_790_000_000.25
+        XCTAssertEqual(track.lastFixTime, 1_790_000_000.5)
+        XCTAssertEqual(track.lastSignedDistanceMeters, -12.25)
+        XCTAssertEqual(track.crossingTime, 1_790_000_000.25)
+        track.crossingTime = nil
+        XCTAssertNil(track.crossingTime)
+        var same = RegionTrack(generation: 3, state: .inside)
+        same.lastFixTime = 1_790_000_000.5
+        same.lastSignedDistanceMeters = -12.25
+        XCTAssertEqual(track, same, "two empty fields compare equal although NaN stands for them")
+        same.lastSignedDistanceMeters = -12.5
+        XCTAssertNotEqual(track, same)
+        var dwell = DwellTimer()
+        XCTAssertNil(dwell.enteredAt)
+        dwell.start(at: 10)
+        XCTAssertEqual(dwell.enteredAt, 10)
+        XCTAssertEqual(DwellTimer(), DwellTimer(enteredAt: nil, fired: false))
+    }
+}

@@ -2,14 +2,18 @@
 /// that window agreeing. One contrary or uncertain fix restarts the wait, which is what
 /// keeps a device jittering across a boundary from producing a burst of transitions.
 public struct Debounce: Sendable, Equatable {
+    /// Fix time of the first fix of the current run supporting `candidate`.
+    public private(set) var sinceFixTime: Double? {
+        get { since.value }
+        set { since.value = newValue }
+    }
+    private var since: PackedOptionalDouble
     /// The state waiting to be confirmed, if any.
     public private(set) var candidate: Bool?
-    /// Fix time of the first fix of the current run supporting `candidate`.
-    public private(set) var sinceFixTime: Double?
 
     public init(candidate: Bool? = nil, sinceFixTime: Double? = nil) {
         self.candidate = candidate
-        self.sinceFixTime = sinceFixTime
+        self.since = PackedOptionalDouble(sinceFixTime)
     }
 
     /// Feeds one fix's vote (`true` inside, `false` outside, nil uncertain) against the

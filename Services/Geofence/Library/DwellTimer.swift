@@ -2,12 +2,16 @@
 /// for the region's dwell seconds, measured in fix time from when it was found inside.
 public struct DwellTimer: Sendable, Equatable {
     /// Fix time the current stay began, nil when outside.
-    public private(set) var enteredAt: Double?
+    public private(set) var enteredAt: Double? {
+        get { entered.value }
+        set { entered.value = newValue }
+    }
+    private var entered: PackedOptionalDouble
     /// Whether this stay has already produced its event.
     public private(set) var fired: Bool
 
     public init(enteredAt: Double? = nil, fired: Bool = false) {
-        self.enteredAt = enteredAt
+        self.entered = PackedOptionalDouble(enteredAt)
         self.fired = fired
     }
 

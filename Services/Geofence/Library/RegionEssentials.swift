@@ -18,8 +18,7 @@ public struct RegionEssentials: Sendable {
     public let notifyOnEntry: Bool
     public let notifyOnExit: Bool
     public let generation: Int
-    /// `dwellSeconds`, with NaN for none (an optional would take another 8 bytes).
-    private let dwell: Double
+    private let dwell: PackedOptionalDouble
 
     /// An empty slot.
     public static let vacant = RegionEssentials()
@@ -31,7 +30,7 @@ public struct RegionEssentials: Sendable {
         notifyOnEntry = false
         notifyOnExit = false
         generation = 0
-        dwell = .nan
+        dwell = PackedOptionalDouble(nil)
     }
 
     init(_ monitored: MonitoredRegion) {
@@ -41,9 +40,9 @@ public struct RegionEssentials: Sendable {
         notifyOnEntry = monitored.region.notifyOnEntry
         notifyOnExit = monitored.region.notifyOnExit
         generation = monitored.generation
-        dwell = monitored.region.dwell ?? .nan
+        dwell = PackedOptionalDouble(monitored.region.dwell)
     }
 
     /// Seconds inside before a `dwell` event, nil for none.
-    public var dwellSeconds: Double? { dwell.isNaN ? nil : dwell }
+    public var dwellSeconds: Double? { dwell.value }
 }

@@ -4,22 +4,41 @@ public import LocusProtocol
 /// events have reported), the pending change, the dwell clock and the last fix's
 /// distance for crossing interpolation.
 public struct RegionTrack: Sendable, Equatable {
+    // Stored fields are ordered for a 64-byte layout (a device reads all its tracks per fix).
     /// The region generation this track was derived from; a replaced shape starts over.
     public var generation: Int
+    private var lastTime: PackedOptionalDouble
+    private var lastDistance: PackedOptionalDouble
+    private var crossing: PackedOptionalDouble
+    public var dwell = DwellTimer()
     public var state: RegionState
     /// How the current stay inside began (for dwell events).
     public var entryCause: RegionEventCause
     public var debounce = Debounce()
-    public var dwell = DwellTimer()
-    public var lastFixTime: Double?
-    public var lastSignedDistanceMeters: Double?
+
+    public var lastFixTime: Double? {
+        get { lastTime.value }
+        set { lastTime.value = newValue }
+    }
+
+    public var lastSignedDistanceMeters: Double? {
+        get { lastDistance.value }
+        set { lastDistance.value = newValue }
+    }
+
     /// Latest estimate of when the boundary was crossed towards the pending state.
-    public var crossingTime: Double?
+    public var crossingTime: Double? {
+        get { crossing.value }
+        set { crossing.value = newValue }
+    }
 
     public init(generation: Int, state: RegionState, entryCause: RegionEventCause = .initial) {
         self.generation = generation
         self.state = state
         self.entryCause = entryCause
+        lastTime = PackedOptionalDouble(nil)
+        lastDistance = PackedOptionalDouble(nil)
+        crossing = PackedOptionalDouble(nil)
     }
 }
 
