@@ -47,7 +47,7 @@ var targets: [Target] = [
     // MARK: geofence
     .target(name: "LocusGeofence", dependencies: ["LocusStore", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Geofence/Library"),
     .executableTarget(name: "locus-geofence", dependencies: ["LocusGeofence", "LocusBus"], path: "Services/Geofence/Executable"),
-    .testTarget(name: "LocusGeofenceTests", dependencies: ["LocusGeofence", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusGeofenceTests"),
+    .testTarget(name: "LocusGeofenceTests", dependencies: ["LocusGeofence", "LocusProtocol", "LocusGeo", "LocusBus", "LocusStore"], path: "Tests/LocusGeofenceTests"),
 
     // Unit tests next to what they test; integration tests start real processes.
     .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),

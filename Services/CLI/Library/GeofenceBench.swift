@@ -63,6 +63,7 @@ enum GeofenceBench {
             print("| GeofenceLogic in this process (\(circles) regions, \(devices) devices, \(fixes) decoded fixes, SQLite file) | value |")
             print("|---|---:|")
             print("| CPU µs per fix (index, hysteresis, events, one transaction per 16 384 fixes) | \(String(format: "%.2f", logic.cpuMicrosecondsPerFix)) |")
+            print("| of which the SQLite commits, CPU µs per fix | \(String(format: "%.2f", logic.commitMicrosecondsPerFix)) |")
             print("| fixes per CPU second | \(Int(1e6 / logic.cpuMicrosecondsPerFix)) |")
             print("| events | \(logic.events) |")
         } catch {

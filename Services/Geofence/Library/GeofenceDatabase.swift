@@ -10,7 +10,8 @@ import LocusStore
 ///
 /// A busy fleet changes rows all over the tracks table, and a commit writes every page it
 /// touched, so the tables are clustered on their keys (`WITHOUT ROWID`: one B-tree per
-/// row change instead of a rowid tree, a key index and the region index), rows change by
+/// row change instead of a rowid tree and a key index; tracks are keyed region first, so
+/// removing a region deletes one key range and needs no second index), rows change by
 /// upsert rather than delete-and-insert, the page cache holds a fleet's working set, and
 /// the log is folded back into the database every few thousand pages rather than every
 /// thousand, so a page rewritten by many commits is copied back once.
@@ -28,13 +29,27 @@ public final class GeofenceDatabase: GeofencePersistence {
             CREATE TABLE IF NOT EXISTS regions (
                 owner TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, generation INTEGER NOT NULL,
                 PRIMARY KEY (owner, id));
-            CREATE TABLE IF NOT EXISTS tracks (
-                device TEXT NOT NULL, owner TEXT NOT NULL, region TEXT NOT NULL, generation INTEGER NOT NULL,
+            CREATE TABLE IF NOT EXISTS region_tracks (
+                owner TEXT NOT NULL, region TEXT NOT NULL, device TEXT NOT NULL, generation INTEGER NOT NULL,
                 state TEXT NOT NULL, cause TEXT NOT NULL, entered_at REAL, dwell_fired INTEGER NOT NULL,
-                PRIMARY KEY (device, owner, region)) WITHOUT ROWID;
-            CREATE INDEX IF NOT EXISTS tracks_by_region ON tracks (owner, region);
+                PRIMARY KEY (owner, region, device)) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS devices (device TEXT PRIMARY KEY, checked_through INTEGER NOT NULL) WITHOUT ROWID;
             """)
+        try migrateTracksTable()
+    }
+
+    /// Databases written before `region_tracks` kept the same rows in `tracks`, keyed by
+    /// device with a second index by region: moved over once, in one transaction.
+    private func migrateTracksTable() throws(SQLiteError) {
+        let old = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'tracks'")
+        guard !old.isEmpty else { return }
+        try connection.transaction { () throws(SQLiteError) in
+            try connection.execute("""
+                INSERT OR REPLACE INTO region_tracks (owner, region, device, generation, state, cause, entered_at, dwell_fired)
+                    SELECT owner, region, device, generation, state, cause, entered_at, dwell_fired FROM tracks;
+                DROP TABLE tracks;
+                """)
+        }
     }
 
     public func load() throws -> PersistedSnapshot {
@@ -48,7 +63,7 @@ public final class GeofenceDatabase: GeofencePersistence {
                 broken.append(owner)
             }
         }
-        try connection.run("SELECT device, owner, region, generation, state, cause, entered_at, dwell_fired FROM tracks") { row in
+        try connection.run("SELECT device, owner, region, generation, state, cause, entered_at, dwell_fired FROM region_tracks") { row in
             guard let state = RegionState(rawValue: row.text(4)), let cause = RegionEventCause(rawValue: row.text(5)) else { return }
             snapshot.tracks.append(PersistedTrack(
                 device: row.text(0), key: RegionKey(owner: row.text(1), id: row.text(2)), generation: row.integer(3),
@@ -64,7 +79,7 @@ public final class GeofenceDatabase: GeofencePersistence {
         try connection.transaction { () throws(SQLiteError) in
             for key in batch.regionDeletes {
                 try connection.run("DELETE FROM regions WHERE owner = ? AND id = ?", [.text(key.owner), .text(key.id)])
-                try connection.run("DELETE FROM tracks WHERE owner = ? AND region = ?", [.text(key.owner), .text(key.id)])
+                try connection.run("DELETE FROM region_tracks WHERE owner = ? AND region = ?", [.text(key.owner), .text(key.id)])
             }
             for stored in batch.regionUpserts {
                 let message = Message(body: .regionAdd(RegionAdd(owner: stored.owner, region: stored.region)),
@@ -75,9 +90,9 @@ public final class GeofenceDatabase: GeofencePersistence {
             }
             for track in batch.trackUpserts {
                 try connection.run("""
-                    INSERT INTO tracks (device, owner, region, generation, state, cause, entered_at, dwell_fired)
+                    INSERT INTO region_tracks (device, owner, region, generation, state, cause, entered_at, dwell_fired)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (device, owner, region) DO UPDATE SET generation = excluded.generation, state = excluded.state,
+                    ON CONFLICT (owner, region, device) DO UPDATE SET generation = excluded.generation, state = excluded.state,
                         cause = excluded.cause, entered_at = excluded.entered_at, dwell_fired = excluded.dwell_fired
                     """,
                     [.text(track.device), .text(track.key.owner), .text(track.key.id), .integer(Int64(track.generation)),
