@@ -34,6 +34,11 @@ public protocol ServiceLogic {
     /// here — one database transaction for thousands of inputs — and still guarantee that
     /// nothing it reports leaves before that work is done.
     mutating func flush(now: Double) -> [Outbound]
+    /// True for a service whose logic alone can keep a core busy under load (the geofence
+    /// with a fleet): the runtime then receives and decodes bus messages on a second thread
+    /// (`BusReader`), so decoding the next batch overlaps handling this one. Costs a thread
+    /// hand-off per batch; false (the default) keeps everything on one thread.
+    var receivesOnReaderThread: Bool { get }
     /// Service-specific counters merged into `health.<service>`.
     var healthCounters: [String: Int] { get }
     var healthState: HealthState { get }
@@ -44,6 +49,7 @@ extension ServiceLogic {
     public mutating func tick(now: Double) -> [Outbound] { [] }
     public mutating func finish(now: Double) -> [Outbound] { [] }
     public mutating func flush(now: Double) -> [Outbound] { [] }
+    public var receivesOnReaderThread: Bool { false }
     public var healthCounters: [String: Int] { [:] }
     public var healthState: HealthState { .ok }
     public var healthDetail: [String: String]? { nil }

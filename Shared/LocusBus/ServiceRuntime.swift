@@ -84,8 +84,15 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
                  + (subscriber.map { _ in ", subscribed to \(logic.subscriptions.joined(separator: " ")) at \(settings.endpoints.sub)" } ?? ""))
         ServiceProgram.notifyReady()
 
+        // A service that asks for it receives and decodes on a thread of its own; the
+        // defer stops that thread before the socket closes.
+        let reader = subscriber.flatMap { logic.receivesOnReaderThread ? BusReader(subscriber: $0) : nil }
+        reader?.start()
+        defer { reader?.stop() }
+
         var poller = Poller()
-        let subscriberIndex = subscriber.map { poller.add($0.socket) }
+        let subscriberIndex = reader == nil ? subscriber.map { poller.add($0.socket) } : nil
+        let readerIndex = reader.map { poller.add(fileDescriptor: $0.readyFD) }
         let publisherIndex = poller.add(publisher.socket)
         let stopIndex = poller.add(fileDescriptor: stopRequest.readFD)
         let injectorBase = injectors.count > 0 ? poller.add(fileDescriptor: injectors[0].eventFD) : -1
@@ -102,7 +109,9 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         while !stopping {
             let current = now()
             if current >= nextHealth {
-                emit(healthMessage(now: current, publisher: publisher, subscriber: subscriber))
+                let tally = reader?.counts
+                    ?? subscriber.map { BusReader.Tally(duplicates: $0.duplicates, gaps: $0.sequences.missing) } ?? BusReader.Tally()
+                emit(healthMessage(now: current, publisher: publisher, subscriber: tally))
                 nextHealth = current + settings.healthIntervalSeconds
             }
             if current >= nextTick {
@@ -118,6 +127,17 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
                     while handled < Self.maximumBatch, let received = try subscriber.receive(dontWait: true) {
                         handled += 1
                         held(handle(received, now: now()))
+                    }
+                }
+            }
+            if let index = readerIndex, let reader, readable[index] {
+                let (batches, failure) = reader.take()
+                if let failure { throw failure }
+                if !batches.isEmpty {
+                    batch(now: now(), emit: emit) { held in
+                        for taken in batches {
+                            for received in taken { held(handle(received, now: now())) }
+                        }
                     }
                 }
             }
@@ -153,14 +173,14 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         "sent=\(publisher.sent) received=\(received) rejected=\(counters["rejected"]) dropped=\(publisher.dropped)"
     }
 
-    private func healthMessage(now: Double, publisher: BusPublisher, subscriber: BusSubscriber?) -> Outbound {
+    private func healthMessage(now: Double, publisher: BusPublisher, subscriber: BusReader.Tally) -> Outbound {
         var values = counters.values
         values["sent"] = publisher.sent
         values["dropped"] = publisher.dropped
         values["resent"] = publisher.resent
         values["busLost"] = publisher.disconnections
-        values["gaps"] = sequences.missing + (subscriber?.sequences.missing ?? 0)
-        values["duplicates"] = counters["duplicates"] + (subscriber?.duplicates ?? 0)
+        values["gaps"] = sequences.missing + subscriber.gaps
+        values["duplicates"] = counters["duplicates"] + subscriber.duplicates
         values["received"] = received
         if otherShard > 0 { values["otherShard"] = otherShard }
         for (key, value) in logic.healthCounters { values[key] = value }

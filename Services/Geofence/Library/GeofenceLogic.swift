@@ -29,6 +29,8 @@ public struct GeofenceLogic: ServiceLogic {
     private var pending = PersistenceBatch()
 
     public let subscriptions = [Topic.locationFusedPrefix, Topic.regionCmd, Topic.authStatusPrefix]
+    /// A fleet's fixes keep the logic busy on its own: decoding the next batch runs beside it.
+    public var receivesOnReaderThread: Bool { true }
 
     /// Loads earlier state from `persistence`; devices found there reconcile on their next fix.
     public init(configuration: GeofenceConfiguration, persistence: (any GeofencePersistence)? = nil) throws {

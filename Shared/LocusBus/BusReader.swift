@@ -1,0 +1,112 @@
+import Foundation
+import LocusProtocol
+
+/// Receives and decodes bus messages on a thread of its own, for a service whose logic
+/// alone keeps the runtime thread busy (the geofence under a fleet): decoding then runs on
+/// the other core, beside the logic, instead of before it on the same thread.
+///
+/// The reader thread owns the SUB socket from `start()` until `stop()` returns (a socket is
+/// used by one thread at a time; the join is the hand-over). Batches reach the runtime
+/// through a locked queue and one wakeup per batch, not per message, and the reader stops
+/// taking from the socket while `maximumQueued` batches wait: back-pressure reaches the
+/// bus exactly as when the runtime reads the socket itself.
+final class BusReader: @unchecked Sendable {
+    /// What the reader thread counted, copied out with each batch.
+    struct Tally {
+        var duplicates = 0
+        var gaps = 0
+    }
+
+    private let subscriber: BusSubscriber
+    private let maximumBatch: Int
+    private let maximumQueued: Int
+    private let lock = NSCondition()
+    private var queue: [[BusSubscriber.Received]] = []
+    private var failure: ZMQError?
+    private var tally = Tally()
+    private var stopping = false
+    private let ready = Wakeup()
+    private let stopRequest = Wakeup()
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// `maximumBatch` messages per batch at most; a flush of the runtime covers what it takes at once.
+    init(subscriber: BusSubscriber, maximumBatch: Int = 4_096, maximumQueued: Int = 4) {
+        self.subscriber = subscriber
+        self.maximumBatch = maximumBatch
+        self.maximumQueued = maximumQueued
+    }
+
+    /// Readable when batches (or a failure) wait in `take()`: the runtime polls it.
+    var readyFD: Int32 { ready.readFD }
+
+    func start() {
+        let thread = Thread { [self] in
+            read()
+            finished.signal()
+        }
+        thread.name = "bus-reader"
+        thread.start()
+    }
+
+    /// Everything queued, oldest first, and the error that stopped the reader, if one did
+    /// (runtime thread only).
+    func take() -> (batches: [[BusSubscriber.Received]], failure: ZMQError?) {
+        ready.clear()
+        lock.lock()
+        let batches = queue
+        queue.removeAll(keepingCapacity: true)
+        let failure = failure
+        lock.broadcast()
+        lock.unlock()
+        return (batches, failure)
+    }
+
+    /// Duplicates dropped and sequence gaps seen so far.
+    var counts: Tally {
+        lock.lock()
+        defer { lock.unlock() }
+        return tally
+    }
+
+    /// Ends the reader thread and waits for it; the socket is the caller's again afterwards.
+    func stop() {
+        lock.lock()
+        stopping = true
+        lock.broadcast()
+        lock.unlock()
+        stopRequest.signal()
+        finished.wait()
+    }
+
+    private func read() {
+        var poller = Poller()
+        poller.add(subscriber.socket)
+        let stopIndex = poller.add(fileDescriptor: stopRequest.readFD)
+        do {
+            while true {
+                let readable = try poller.poll(timeoutMilliseconds: -1)
+                if readable[stopIndex] { return }
+                var batch: [BusSubscriber.Received] = []
+                while batch.count < maximumBatch, let received = try subscriber.receive(dontWait: true) {
+                    batch.append(received)
+                }
+                guard !batch.isEmpty else { continue }
+                lock.lock()
+                while queue.count >= maximumQueued && !stopping { lock.wait() }
+                if stopping {
+                    lock.unlock()
+                    return
+                }
+                queue.append(batch)
+                tally = Tally(duplicates: subscriber.duplicates, gaps: subscriber.sequences.missing)
+                lock.unlock()
+                ready.signal()
+            }
+        } catch {
+            lock.lock()
+            failure = error
+            lock.unlock()
+            ready.signal()
+        }
+    }
+}
