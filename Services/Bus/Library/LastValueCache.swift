@@ -7,6 +7,10 @@ public struct LastValueCache: Sendable {
 
     private let prefixes: TopicPrefixes
     private var entries: [[UInt8]: [UInt8]] = [:]
+    /// The topic being looked up, in storage reused across calls: a fleet's positions pass
+    /// here once per message, so the lookup allocates nothing and an update overwrites the
+    /// previous body in place.
+    private var scratchKey: [UInt8] = []
     /// Bound on distinct topics so a peer inventing topics cannot exhaust memory.
     public let capacity: Int
     public private(set) var refused = 0
@@ -26,12 +30,18 @@ public struct LastValueCache: Sendable {
     @discardableResult
     public mutating func store(topic: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) -> Bool {
         guard isCached(topic: topic) else { return false }
-        let key = Array(topic)
-        if entries[key] == nil && entries.count >= capacity {
+        scratchKey.removeAll(keepingCapacity: true)
+        scratchKey.append(contentsOf: topic)
+        if let index = entries.index(forKey: scratchKey) {
+            entries.values[index].removeAll(keepingCapacity: true)
+            entries.values[index].append(contentsOf: body)
+            return true
+        }
+        if entries.count >= capacity {
             refused += 1
             return false
         }
-        entries[key] = Array(body)
+        entries[Array(topic)] = Array(body)
         return true
     }
 
