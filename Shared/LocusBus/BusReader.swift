@@ -25,6 +25,8 @@ final class BusReader: @unchecked Sendable {
     private var failure: ZMQError?
     private var tally = Tally()
     private var stopping = false
+    /// Set when the runtime has been woken and has not taken since.
+    private var signalled = false
     private let ready = Wakeup()
     private let stopRequest = Wakeup()
     private let finished = DispatchSemaphore(value: 0)
@@ -56,6 +58,7 @@ final class BusReader: @unchecked Sendable {
         let batches = queue
         queue.removeAll(keepingCapacity: true)
         let failure = failure
+        signalled = false
         lock.broadcast()
         lock.unlock()
         return (batches, failure)
@@ -92,15 +95,24 @@ final class BusReader: @unchecked Sendable {
                 }
                 guard !batch.isEmpty else { continue }
                 lock.lock()
-                while queue.count >= maximumQueued && !stopping { lock.wait() }
-                if stopping {
-                    lock.unlock()
-                    return
+                // While the runtime is busy, a small batch joins the newest waiting one, and
+                // only the first batch of a wait wakes the runtime: under load that is one
+                // hand-off per few thousand messages, not one per poll.
+                if let last = queue.indices.last, queue[last].count + batch.count <= maximumBatch {
+                    queue[last].append(contentsOf: batch)
+                } else {
+                    while queue.count >= maximumQueued && !stopping { lock.wait() }
+                    if stopping {
+                        lock.unlock()
+                        return
+                    }
+                    queue.append(batch)
                 }
-                queue.append(batch)
                 tally = Tally(duplicates: subscriber.duplicates, gaps: subscriber.sequences.missing)
+                let wake = !signalled
+                signalled = true
                 lock.unlock()
-                ready.signal()
+                if wake { ready.signal() }
             }
         } catch {
             lock.lock()
