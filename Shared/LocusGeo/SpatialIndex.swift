@@ -75,11 +75,12 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
     /// between: the cheapest form for a hot loop that tests each candidate's shape.
     @inlinable @inline(__always)
     public func forEachCandidate(containing p: Coordinate, _ body: (ID) -> Void) {
+        let lat = Float(p.lat), lon = Float(p.lon)
         for level in activeLevels {
             cells.withEntries(GridLevels.cellKey(level: level, lat: p.lat, lon: p.lon)) { entries in
                 for entry in entries {
-                    if entry.box.minLat > p.lat { break }  // entries are sorted by southern edge
-                    if entry.box.containsWithoutBranches(p) { body(entry.id) }
+                    if entry.box.minLat > lat { break }  // entries are sorted by southern edge
+                    if entry.box.contains(lat: lat, lon: lon) { body(entry.id) }
                 }
             }
         }
@@ -106,7 +107,7 @@ public struct SpatialIndex<ID: Hashable & Sendable>: Sendable {
                 for iy in range.y {
                     for ix in range.x {
                         cells.withEntries(GridLevels.pack(level: level, ix: ix, iy: iy)) { entries in
-                            for entry in entries { visit(entry.id, entry.box) }
+                            for entry in entries { visit(entry.id, entry.box.box) }
                         }
                     }
                 }

@@ -59,7 +59,14 @@ final class SpatialIndexTests: XCTestCase {
             let expected = Set(truth.filter { $0.value.contains(p) }.keys)
             let found = index.candidates(containing: p)
             XCTAssertEqual(found.count, Set(found).count, "duplicates at \(p)")
-            XCTAssertEqual(Set(found), expected, "at \(p)")
+            XCTAssertTrue(expected.isSubset(of: Set(found)), "missed \(expected.subtracting(found)) at \(p)")
+            // Cells keep boxes in single precision rounded outward: an extra is a box that
+            // misses the point by less than that rounding (2e-5° covers it at ±180°).
+            for extra in Set(found).subtracting(expected) {
+                let box = truth[extra]!
+                let widened = BoundingBox(minLat: box.minLat - 2e-5, minLon: box.minLon - 2e-5, maxLat: box.maxLat + 2e-5, maxLon: box.maxLon + 2e-5)
+                XCTAssertTrue(widened.contains(p), "box \(extra) is far from \(p)")
+            }
             if !expected.isEmpty { nonEmpty += 1 }
         }
         XCTAssertGreaterThan(nonEmpty, 1_000)
