@@ -26,6 +26,7 @@ public struct GeofenceLogic: ServiceLogic {
     private var counters = GeofenceCounters()
     private var storageProblem: String?
     private var scratch: [Int] = []
+    private var gathered: [RegionEssentials] = []
     private var pending = PersistenceBatch()
 
     public let subscriptions = [Topic.locationFusedPrefix, Topic.regionCmd, Topic.authStatusPrefix]
@@ -224,10 +225,14 @@ public struct GeofenceLogic: ServiceLogic {
         store.candidateSlots(near: point, marginMeters: margin, into: &scratch)
         let nearCount = scratch.count
         for slot in tracker.tracks.slots where !scratch[..<nearCount].contains(slot) { scratch.append(slot) }
+        // Every candidate's essentials first, in a loop of independent loads, so their cache
+        // misses overlap instead of each waiting for the previous candidate's work.
+        gathered.removeAll(keepingCapacity: true)
+        for slot in scratch { gathered.append(store.essentials(inSlot: slot)) }
         for (position, slot) in scratch.enumerated() {
             // The slot's essentials decide most candidates; the filed region is read only
             // for a device list, a polygon, an event or a row (see `RegionEssentials`).
-            let region = store.essentials(inSlot: slot)
+            let region = gathered[position]
             guard region.isOccupied, region.watchesEveryDevice || store.filed(inSlot: slot)?.monitored.watches(device) == true else {
                 tracker.tracks[slot] = nil
                 continue
