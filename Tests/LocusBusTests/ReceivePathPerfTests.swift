@@ -6,8 +6,9 @@ import XCTest
 
 /// Prints the receive path's cost per message on a real inproc socket: the copying receive
 /// (frames into arrays, then decode) next to `BusSubscriber.receive` (decode from the lent
-/// frames). Asserts correctness only; the figures are for a person (run with
-/// `swift test -c release --filter ReceivePathPerf`).
+/// frames) and a sharded receiver. Asserts correctness only; the figures are for a person and
+/// are comparable only with each other (a debug build inflates the decoding share; the release
+/// figure that counts is `locus bench geofence`'s CPU per fix).
 final class ReceivePathPerfTests: XCTestCase {
     private func fleet(_ count: Int) -> [(topic: [UInt8], body: [UInt8])] {
         (0..<count).map { number in
