@@ -4,11 +4,25 @@ public import LocusProtocol
 
 /// Receives from the bus on the thread that owns it: decodes, drops repeats by `id`
 /// (last-value replays reach every matching subscriber) and counts `seq` gaps.
+///
+/// Messages are decoded straight from the received frames (nothing is copied first), and
+/// a sharded receiver checks the topic before decoding, so another shard's message costs
+/// only a look at its topic and its `seq`.
 public final class BusSubscriber {
     public let socket: ZMQSocket
     public private(set) var sequences = SequenceTracker()
     private var recent = RecentIDs()
     public private(set) var duplicates = 0
+    /// The devices this receiver handles (`--shard`); messages about other devices are skipped undecoded.
+    public var shard = Shard.whole
+    /// Messages skipped because another shard handles their device.
+    public private(set) var otherShard = 0
+    /// Whether `.message` carries a copy of the body as received. Tools that print or forward
+    /// the body keep it; a service, which only reads the decoded message, turns it off.
+    public var keepsRawBody = true
+    /// Other shards' messages skipped in one `receive` before it returns nil, so the caller's
+    /// loop regains control (health, ticks) under a flood meant for other instances.
+    static let maximumSkippedInARow = 4096
 
     /// `curve` makes the connection a CURVE client (a tcp bus with authentication); nil keeps NULL security.
     public init(context: ZMQContext, endpoint: String, prefixes: [String], highWaterMark: Int32 = 100_000,
@@ -22,27 +36,46 @@ public final class BusSubscriber {
 
     /// One received frame set, decoded or with the reason it could not be.
     public enum Received {
+        /// `raw` is the body as received, or empty when `keepsRawBody` is off.
         case message(topic: String, message: Message, raw: [UInt8])
         case duplicate
         case rejected(topic: String?, error: ProtocolError)
     }
 
-    /// Receives one message if one is waiting (or blocks when `dontWait` is false).
+    /// Receives one message if one is waiting (or blocks when `dontWait` is false). Nil when
+    /// nothing for this shard is waiting, or after `maximumSkippedInARow` other shards' messages.
     public func receive(dontWait: Bool = true) throws(ZMQError) -> Received? {
-        guard let frames = try socket.receiveMultipart(dontWait: dontWait) else { return nil }
+        for _ in 0..<Self.maximumSkippedInARow {
+            guard let screened = try socket.withReceivedFrames(dontWait: dontWait, screen) else { return nil }
+            if let received = screened { return received }
+        }
+        return nil
+    }
+
+    /// Turns one frame set into what `receive` returns; nil for another shard's message.
+    private func screen(_ frames: ReceivedFrames) -> Received? {
         guard frames.count == 2 else {
-            return .rejected(topic: frames.first.map { String(decoding: $0, as: UTF8.self) },
+            return .rejected(topic: String(decoding: frames.first, as: UTF8.self),
                              error: ProtocolError(code: .invalidJSON, field: nil,
                                                   message: "expected 2 frames (topic, body), got \(frames.count)"))
         }
-        let topic = String(decoding: frames[0], as: UTF8.self)
+        guard shard.accepts(topicBytes: frames.first) else {
+            otherShard += 1
+            if let publisher = MessageCodec.publisherSequence(frames.second) {
+                sequences.observe(src: publisher.src, seq: publisher.seq)
+            }
+            return nil
+        }
         let message: Message
-        do { message = try MessageCodec.decode(frames[1]) } catch { return .rejected(topic: topic, error: error) }
+        do { message = try MessageCodec.decode(frames.second) } catch {
+            return .rejected(topic: String(decoding: frames.first, as: UTF8.self), error: error)
+        }
         guard recent.insert(message.envelope.id) else {
             duplicates += 1
             return .duplicate
         }
         sequences.observe(src: message.envelope.src, seq: message.envelope.seq)
-        return .message(topic: topic, message: message, raw: frames[1])
+        return .message(topic: String(decoding: frames.first, as: UTF8.self), message: message,
+                        raw: keepsRawBody ? Array(frames.second) : [])
     }
 }

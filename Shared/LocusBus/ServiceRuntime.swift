@@ -74,6 +74,8 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         if settings.readsInput && !logic.subscriptions.isEmpty {
             subscriber = try BusSubscriber(context: context, endpoint: settings.endpoints.sub, prefixes: logic.subscriptions,
                                         curve: settings.curve)
+            subscriber?.shard = settings.shard
+            subscriber?.keepsRawBody = false
         }
         defer {
             subscriber?.socket.close()
@@ -182,7 +184,8 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         values["gaps"] = sequences.missing + subscriber.gaps
         values["duplicates"] = counters["duplicates"] + subscriber.duplicates
         values["received"] = received
-        if otherShard > 0 { values["otherShard"] = otherShard }
+        let skipped = otherShard + (subscriber?.otherShard ?? 0)
+        if skipped > 0 { values["otherShard"] = skipped }
         for (key, value) in logic.healthCounters { values[key] = value }
         var detail = logic.healthDetail ?? [:]
         detail["pid"] = String(getpid())
@@ -279,13 +282,14 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         }
     }
 
-    /// `screened`: the bus subscriber has already dropped repeats and followed `seq`, so it is not done twice.
+    /// `screened`: the bus subscriber has already skipped other shards' devices, dropped repeats
+    /// and followed `seq`, so it is not done twice.
     private func deliver(_ message: Message, topic: String, now: Double, screened: Bool = false) -> [Outbound] {
-        guard settings.shard.accepts(topic: topic) else {
-            otherShard += 1
-            return []
-        }
         if !screened {
+            guard settings.shard.accepts(topic: topic) else {
+                otherShard += 1
+                return []
+            }
             guard recent.insert(message.envelope.id) else {
                 counters.add("duplicates")
                 return []

@@ -30,10 +30,14 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// The shard that owns `device` among `count` shards; the same in every process and version.
     public static func owner(of device: String, among count: Int) -> Int {
+        owner(ofHash: fnv1a(device.utf8), among: count)
+    }
+
+    private static func owner(ofHash hash: UInt64, among count: Int) -> Int {
         var best = 0
         var bestWeight: UInt64 = 0
         for shard in 0..<count {
-            let weight = mix(fnv1a(device) ^ (UInt64(shard) &* 0x9E37_79B9_7F4A_7C15))
+            let weight = mix(hash ^ (UInt64(shard) &* 0x9E37_79B9_7F4A_7C15))
             if shard == 0 || weight > bestWeight {
                 best = shard
                 bestWeight = weight
@@ -61,9 +65,25 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         return owns(device: device)
     }
 
-    private static func fnv1a(_ text: String) -> UInt64 {
+    /// Whether a message whose topic has these UTF-8 bytes is for this instance: the same
+    /// answer as `accepts(topic:)`, read from the received frame so that a sharded service
+    /// need not build a String, or decode the body, for another shard's message.
+    public func accepts(topicBytes topic: UnsafeRawBufferPointer) -> Bool {
+        guard count > 1 else { return true }
+        // Outside ASCII a String compares by characters, not bytes: let the String path decide.
+        guard !topic.contains(where: { $0 >= 0x80 }) else { return accepts(topic: String(decoding: topic, as: UTF8.self)) }
+        for prefix in Self.devicePrefixBytes where topic.starts(with: prefix) {
+            guard topic.count > prefix.count else { return true }
+            return Self.owner(ofHash: Self.fnv1a(topic[prefix.count...]), among: count) == index
+        }
+        return true
+    }
+
+    private static let devicePrefixBytes = devicePrefixes.map { Array($0.utf8) }
+
+    private static func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }

@@ -92,6 +92,25 @@ struct JSONScanner {
         throw syntaxError("unterminated string")
     }
 
+    /// Reads a string token without building a String: the byte range between its quotes.
+    /// Nil when it has escapes or bytes outside printable ASCII (the caller then takes the general path).
+    mutating func readRawString() throws(ProtocolError) -> Range<Int>? {
+        skipWhitespace()
+        guard peek() == .quote else { throw syntaxError("expected a string\(foundDescription)") }
+        index += 1
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == .quote {
+                index += 1
+                return start..<(index - 1)
+            }
+            if byte == .backslash || byte < 0x20 || byte >= 0x80 { return nil }
+            index += 1
+        }
+        throw syntaxError("unterminated string")
+    }
+
     /// Whether the bytes in `range` spell `literal`.
     @inline(__always)
     func bytes(in range: Range<Int>, equal literal: StaticString) -> Bool {

@@ -24,9 +24,9 @@ enum LocationFastPath {
                 switch LocationKey(range, in: scanner) {
                 case .v: version = exactInteger(try scanner.readNumber())
                 case .type:
-                    let word = try scanner.readString()
-                    guard word == MessageType.location else { return nil }
-                    type = word
+                    // Compared as bytes: the type decides the path, a String for it is not needed.
+                    guard let word = try scanner.readRawString(), scanner.bytes(in: word, equal: "location") else { return nil }
+                    type = MessageType.location
                 case .id: id = try scanner.readString()
                 case .t: time = try scanner.readNumber()
                 case .src: src = try scanner.readString()
