@@ -15,6 +15,8 @@ final class BusReader: @unchecked Sendable {
     struct Tally {
         var duplicates = 0
         var gaps = 0
+        /// Messages skipped undecoded because another shard handles their device.
+        var otherShard = 0
     }
 
     private let subscriber: BusSubscriber
@@ -108,7 +110,7 @@ final class BusReader: @unchecked Sendable {
                     }
                     queue.append(batch)
                 }
-                tally = Tally(duplicates: subscriber.duplicates, gaps: subscriber.sequences.missing)
+                tally = Tally(duplicates: subscriber.duplicates, gaps: subscriber.sequences.missing, otherShard: subscriber.otherShard)
                 let wake = !signalled
                 signalled = true
                 lock.unlock()

@@ -112,7 +112,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
             let current = now()
             if current >= nextHealth {
                 let tally = reader?.counts
-                    ?? subscriber.map { BusReader.Tally(duplicates: $0.duplicates, gaps: $0.sequences.missing) } ?? BusReader.Tally()
+                    ?? subscriber.map { BusReader.Tally(duplicates: $0.duplicates, gaps: $0.sequences.missing, otherShard: $0.otherShard) } ?? BusReader.Tally()
                 emit(healthMessage(now: current, publisher: publisher, subscriber: tally))
                 nextHealth = current + settings.healthIntervalSeconds
             }
@@ -184,7 +184,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         values["gaps"] = sequences.missing + subscriber.gaps
         values["duplicates"] = counters["duplicates"] + subscriber.duplicates
         values["received"] = received
-        let skipped = otherShard + (subscriber?.otherShard ?? 0)
+        let skipped = otherShard + subscriber.otherShard
         if skipped > 0 { values["otherShard"] = skipped }
         for (key, value) in logic.healthCounters { values[key] = value }
         var detail = logic.healthDetail ?? [:]
