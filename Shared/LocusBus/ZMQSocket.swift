@@ -132,7 +132,12 @@ public final class ZMQSocket {
     /// Sends a Locus message: the two frames of PROTOCOL.md, topic then body.
     @discardableResult
     public func send(topic: String, body: [UInt8], dontWait: Bool = false) throws(ZMQError) -> Bool {
-        guard try send(Array(topic.utf8), more: true, dontWait: dontWait) else { return false }
+        // A native String's UTF-8 is contiguous: sent from where it lies, with no copy per message.
+        var topic = topic
+        let sent = topic.withUTF8 { bytes -> Result<Bool, ZMQError> in
+            Result { () throws(ZMQError) in try send(UnsafeRawBufferPointer(bytes), more: true, dontWait: dontWait) }
+        }
+        guard try sent.get() else { return false }
         return try send(body)
     }
 
