@@ -224,7 +224,10 @@ public struct GeofenceLogic: ServiceLogic {
         scratch.removeAll(keepingCapacity: true)
         store.candidateSlots(near: point, marginMeters: margin, into: &scratch)
         let nearCount = scratch.count
-        for slot in tracker.tracks.slots where !scratch[..<nearCount].contains(slot) { scratch.append(slot) }
+        for position in 0..<tracker.tracks.count {
+            let slot = tracker.tracks.slot(at: position)
+            if !scratch[..<nearCount].contains(slot) { scratch.append(slot) }
+        }
         // Every candidate's essentials first, in a loop of independent loads, so their cache
         // misses overlap instead of each waiting for the previous candidate's work.
         gathered.removeAll(keepingCapacity: true)
