@@ -28,6 +28,12 @@ final class SinkWorker: @unchecked Sendable {
     /// The worker's sink when it `deliversInline`, shared with the runtime thread (guarded by
     /// `condition`, used there only while the worker is idle).
     private var inlineSink: (any NotificationSink)?
+    /// The newest outbox seq either side delivered (guarded by `condition`). The two move the
+    /// cursor on different connections, so each can find a record the other has just
+    /// delivered: the worker can read the cursor from before an inline delivery, and the
+    /// runtime can offer a record the worker took from the outbox before the runtime's
+    /// dispatch reached it. Both skip what this covers instead of delivering it twice.
+    private var deliveredThrough: Int64 = 0
 
     init(name: String, directory: URL, policy: RetryPolicy, reports: DeliveryReports, service: String,
          makeSink: @escaping () throws -> any NotificationSink) {
@@ -68,9 +74,10 @@ final class SinkWorker: @unchecked Sendable {
     func deliverInline(_ record: NotificationRecord, seq: Int64, outbox: Outbox) -> Outbound? {
         condition.lock()
         defer { condition.unlock() }
-        guard let sink = inlineSink, idle, checked >= posted, !stopping, !exited else { return nil }
+        guard let sink = inlineSink, idle, checked >= posted, !stopping, !exited, seq > deliveredThrough else { return nil }
         let outcome = sink.deliver(record)
         if case .retry = outcome { return nil }
+        deliveredThrough = seq
         do { try outbox.advance(sink: name, to: seq) } catch {
             problem("outboxFailed", "sink \(name): \(error)", ref: record.ref, t: record.t)
         }
@@ -124,6 +131,14 @@ final class SinkWorker: @unchecked Sendable {
                 pause(seconds: 1)
                 continue
             }
+            if let (seq, _) = next, seq <= delivered() {
+                // Delivered inline already; only the cursor this connection read was behind.
+                do { try outbox.advance(sink: name, to: seq) } catch {
+                    problem("outboxFailed", "sink \(name): \(error)", ref: nil, t: Date().timeIntervalSince1970)
+                    pause(seconds: 1)
+                }
+                continue
+            }
             guard let (seq, record) = next else {
                 condition.lock()
                 checked = generation
@@ -137,6 +152,9 @@ final class SinkWorker: @unchecked Sendable {
             let outcome = sink.deliver(record)
             switch outcome {
             case .delivered, .skipped, .failed:
+                condition.lock()
+                deliveredThrough = max(deliveredThrough, seq)
+                condition.unlock()
                 // The record goes out before the cursor commit: the commit is not on the
                 // event → notification path, and a crash between the two repeats the
                 // delivery either way (the line is already written).
@@ -152,6 +170,13 @@ final class SinkWorker: @unchecked Sendable {
                 pause(seconds: policy.delaySeconds(attempt: attempt, unit: Double.random(in: 0..<1, using: &generator)))
             }
         }
+    }
+
+    /// `deliveredThrough`, read under its lock.
+    private func delivered() -> Int64 {
+        condition.lock()
+        defer { condition.unlock() }
+        return deliveredThrough
     }
 
     /// Waits for the backoff, waking early only to stop.
