@@ -11,21 +11,14 @@ import LocusProtocol
 /// taking from the socket while `maximumQueued` batches wait: back-pressure reaches the
 /// bus exactly as when the runtime reads the socket itself.
 final class BusReader: @unchecked Sendable {
-    /// What the reader thread counted, copied out with each batch.
-    struct Tally {
-        var duplicates = 0
-        var gaps = 0
-        /// Messages skipped undecoded because another shard handles their device.
-        var otherShard = 0
-    }
-
     private let subscriber: BusSubscriber
     private let maximumBatch: Int
     private let maximumQueued: Int
     private let lock = NSCondition()
     private var queue: [[BusSubscriber.Received]] = []
     private var failure: ZMQError?
-    private var tally = Tally()
+    /// The subscriber's counts, copied out with each batch.
+    private var tally = BusSubscriber.Counts()
     private var stopping = false
     /// Set when the runtime has been woken and has not taken since.
     private var signalled = false
@@ -67,7 +60,7 @@ final class BusReader: @unchecked Sendable {
     }
 
     /// Duplicates dropped and sequence gaps seen so far.
-    var counts: Tally {
+    var counts: BusSubscriber.Counts {
         lock.lock()
         defer { lock.unlock() }
         return tally
@@ -110,7 +103,7 @@ final class BusReader: @unchecked Sendable {
                     }
                     queue.append(batch)
                 }
-                tally = Tally(duplicates: subscriber.duplicates, gaps: subscriber.sequences.missing, otherShard: subscriber.otherShard)
+                tally = subscriber.counts
                 let wake = !signalled
                 signalled = true
                 lock.unlock()

@@ -34,6 +34,17 @@ public final class BusSubscriber {
         for prefix in prefixes { try socket.subscribe(prefix) }
     }
 
+    /// What screening counted, for `health.<service>`: one value, so a reader thread can hand
+    /// it to the runtime under its lock.
+    public struct Counts: Sendable {
+        public var duplicates = 0
+        public var gaps = 0
+        /// Messages skipped undecoded because another shard handles their device.
+        public var otherShard = 0
+    }
+
+    public var counts: Counts { Counts(duplicates: duplicates, gaps: sequences.missing, otherShard: otherShard) }
+
     /// One received frame set, decoded or with the reason it could not be.
     public enum Received {
         /// `raw` is the body as received, or empty when `keepsRawBody` is off.

@@ -111,9 +111,8 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         while !stopping {
             let current = now()
             if current >= nextHealth {
-                let tally = reader?.counts
-                    ?? subscriber.map { BusReader.Tally(duplicates: $0.duplicates, gaps: $0.sequences.missing, otherShard: $0.otherShard) } ?? BusReader.Tally()
-                emit(healthMessage(now: current, publisher: publisher, subscriber: tally))
+                let counts = reader?.counts ?? subscriber?.counts ?? BusSubscriber.Counts()
+                emit(healthMessage(now: current, publisher: publisher, subscriber: counts))
                 nextHealth = current + settings.healthIntervalSeconds
             }
             if current >= nextTick {
@@ -175,7 +174,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         "sent=\(publisher.sent) received=\(received) rejected=\(counters["rejected"]) dropped=\(publisher.dropped)"
     }
 
-    private func healthMessage(now: Double, publisher: BusPublisher, subscriber: BusReader.Tally) -> Outbound {
+    private func healthMessage(now: Double, publisher: BusPublisher, subscriber: BusSubscriber.Counts) -> Outbound {
         var values = counters.values
         values["sent"] = publisher.sent
         values["dropped"] = publisher.dropped
