@@ -59,13 +59,17 @@ enum GeofenceBench {
         print("")
         let scene = GeofenceFleetScene(circles: circles, devices: devices, fixes: fixes, seed: seed, sideMeters: sideKilometres * 1_000)
         do {
-            let logic = try GeofenceLogicRun(scene: scene).run()
+            let run = GeofenceLogicRun(scene: scene)
+            let logic = try run.run()
+            let full = try run.run(quietZones: false)
             print("| GeofenceLogic in this process (\(circles) regions, \(devices) devices, \(fixes) decoded fixes, SQLite file) | value |")
             print("|---|---:|")
             print("| CPU µs per fix (index, hysteresis, events, one transaction per 16 384 fixes) | \(String(format: "%.2f", logic.cpuMicrosecondsPerFix)) |")
             print("| of which the SQLite commits, CPU µs per fix | \(String(format: "%.2f", logic.commitMicrosecondsPerFix)) |")
             print("| fixes per CPU second | \(Int(1e6 / logic.cpuMicrosecondsPerFix)) |")
-            print("| events | \(logic.events) |")
+            print("| fixes taken in their device's quiet zone (no per-region work) | \(String(format: "%.1f %%", logic.quietShare * 100)) |")
+            print("| the same with quiet zones off: CPU µs per fix | \(String(format: "%.2f", full.cpuMicrosecondsPerFix)) |")
+            print("| events (quiet zones off: the same count expected) | \(logic.events) (\(full.events)) |")
         } catch {
             FileHandle.standardError.write(Data("locus bench geofence: in-process run failed: \(error)\n".utf8))
             return 1

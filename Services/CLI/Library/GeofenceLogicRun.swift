@@ -16,15 +16,19 @@ struct GeofenceLogicRun {
         /// The part spent in the per-batch commits.
         var commitMicrosecondsPerFix: Double
         var events: Int
+        /// Share of the fixes taken in their device's quiet zone (no per-region work).
+        var quietShare: Double
     }
 
-    func run() throws -> Result {
+    /// `quietZones` false evaluates every fix in full, for the same run's comparison.
+    func run(quietZones: Bool = true) throws -> Result {
         let directory = NSTemporaryDirectory() + "locus-bench-geofence-logic-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var configuration = GeofenceConfiguration()
         configuration.regionsPerOwner = max(scene.circles.count, configuration.regionsPerOwner)
         configuration.defaultAuthorization = .always
+        configuration.quietZones = quietZones
         var logic = try GeofenceLogic(configuration: configuration, persistence: GeofenceDatabase(path: directory + "/geofence.db"))
         logic.commitsOnFlush = true
         var ids = MessageIDGenerator()
@@ -49,6 +53,7 @@ struct GeofenceLogicRun {
         commit()
         let seconds = GeofenceKernelBench.threadCPUSeconds() - start
         let perFix = 1e6 / Double(max(1, fleet.count))
-        return Result(cpuMicrosecondsPerFix: seconds * perFix, commitMicrosecondsPerFix: committing * perFix, events: events)
+        return Result(cpuMicrosecondsPerFix: seconds * perFix, commitMicrosecondsPerFix: committing * perFix, events: events,
+                      quietShare: Double(logic.healthCounters["quietFixes"] ?? 0) / Double(max(1, fleet.count)))
     }
 }

@@ -23,6 +23,10 @@ public struct GeofenceConfiguration: Sendable, Equatable {
     /// `confidenceFactor × hacc` is smaller finds every region it might touch with one
     /// point lookup; less precise fixes use a slower range query.
     public var indexMarginMeters: Double = 250
+    /// Lets a fix that provably changes nothing skip the per-region work (`QuietZone`).
+    /// Off evaluates every fix against every nearby region: the same results, slower; for
+    /// comparisons.
+    public var quietZones = true
 
     // MARK: Authorization
 

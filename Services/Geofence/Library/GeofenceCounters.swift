@@ -2,6 +2,8 @@
 /// add, where a dictionary keyed by name would hash a string.
 struct GeofenceCounters: Sendable, Equatable {
     var fixes = 0
+    /// Fixes inside their device's `QuietZone`: taken without per-region work.
+    var quietFixes = 0
     var commands = 0
     var ignored = 0
     var staleFixes = 0
@@ -14,7 +16,7 @@ struct GeofenceCounters: Sendable, Equatable {
 
     /// The counters that moved, by the names `health.geofence` reports.
     var values: [String: Int] {
-        let all = [("fixes", fixes), ("commands", commands), ("ignored", ignored), ("staleFixes", staleFixes),
+        let all = [("fixes", fixes), ("quietFixes", quietFixes), ("commands", commands), ("ignored", ignored), ("staleFixes", staleFixes),
                    ("regionsAdded", regionsAdded), ("regionsRemoved", regionsRemoved), ("regionsFailed", regionsFailed),
                    ("events", events), ("eventsSuppressed", eventsSuppressed), ("storageErrors", storageErrors)]
         return Dictionary(uniqueKeysWithValues: all.filter { $0.1 != 0 })

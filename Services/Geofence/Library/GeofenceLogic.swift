@@ -210,6 +210,13 @@ public struct GeofenceLogic: ServiceLogic {
             counters.staleFixes += 1  // out of order: time logic only moves forward
             return
         }
+        if let zone = trackers[number].quiet,
+           zone.admits(point, t: t, marginMeters: hysteresis.marginMeters(hacc: location.hacc), revision: store.revision) {
+            counters.quietFixes += 1
+            trackers[number].lastFix = fix
+            trackers[number].tracksLagLastFix = true
+            return
+        }
         // The tracker is updated in place through an inout access; the array is moved out
         // of `self` for it so that `update` may still change the rest of `self`.
         var all = trackers
@@ -222,7 +229,8 @@ public struct GeofenceLogic: ServiceLogic {
                                  into out: inout [Outbound]) {
         let margin = hysteresis.marginMeters(hacc: hacc)
         scratch.removeAll(keepingCapacity: true)
-        store.candidateSlots(near: point, marginMeters: margin, into: &scratch)
+        let farMeters = store.candidateSlots(near: point, marginMeters: margin, into: &scratch)
+        var quiet = QuietZoneBuilder()
         let nearCount = scratch.count
         for position in 0..<tracker.tracks.count {
             let slot = tracker.tracks.slot(at: position)
@@ -245,7 +253,7 @@ public struct GeofenceLogic: ServiceLogic {
             var track = stored.map { tracker.tracks.track(at: $0) }
                 ?? RegionTrack(generation: generation, state: tracker.state(slot: slot, generation: generation))
             if track.generation != generation { track = RegionTrack(generation: generation, state: .unknown) }
-            if track.lastSignedDistanceMeters == nil, let previous = tracker.lastFix {
+            if track.lastSignedDistanceMeters == nil || tracker.tracksLagLastFix, let previous = tracker.lastFix {
                 track.lastSignedDistanceMeters = signedDistance(region, slot: slot, Coordinate(lat: previous.lat, lon: previous.lon),
                                                                  marginMeters: hysteresis.marginMeters(hacc: previous.hacc))
                 track.lastFixTime = previous.t
@@ -254,6 +262,7 @@ public struct GeofenceLogic: ServiceLogic {
             let distance = signedDistance(region, slot: slot, point, marginMeters: margin)
             evaluate(&track, region: region, slot: slot, device: device, distance: distance, fix: fix, recovering: tracker.recovering,
                      into: &out)
+            quiet.observe(track, region: region, distance: distance, debounceSeconds: configuration.debounceSeconds)
             // Only changes of committed state or dwell are written. A first decision of
             // "outside" needs no row either: after a restart a region without a row is
             // outside for a device checked through its generation, which this batch stores.
@@ -279,6 +288,8 @@ public struct GeofenceLogic: ServiceLogic {
         }
         tracker.lastFix = fix
         tracker.recovering = false
+        tracker.tracksLagLastFix = false
+        tracker.quiet = configuration.quietZones ? quiet.zone(anchor: point, farMeters: farMeters, revision: store.revision) : nil
     }
 
     /// The signed distance, exact wherever it matters: the estimate decides unless it lies

@@ -23,6 +23,9 @@ public struct RegionStore: Sendable {
     private var wideIndex = SpatialIndex<Int>()
     /// The generation the next add receives.
     public private(set) var nextGeneration = 1
+    /// Moves on every add, replacement and removal: a device's `QuietZone` holds only
+    /// while the regions it was computed against are the ones there are.
+    public private(set) var revision = 0
 
     public init(configuration: GeofenceConfiguration) {
         self.configuration = configuration
@@ -86,6 +89,7 @@ public struct RegionStore: Sendable {
     /// Returns the region as filed, with its slot set.
     @discardableResult
     public mutating func restore(_ monitored: MonitoredRegion) -> MonitoredRegion {
+        revision += 1
         var monitored = monitored
         if let slot = slotByKey[monitored.key] {
             monitored.slot = slot
@@ -110,6 +114,7 @@ public struct RegionStore: Sendable {
     @discardableResult
     public mutating func remove(_ key: RegionKey) -> MonitoredRegion? {
         guard let slot = slotByKey.removeValue(forKey: key), let removed = slots[slot]?.monitored else { return nil }
+        revision += 1
         slots[slot] = nil
         essentials[slot] = .vacant
         freeSlots.append(slot)
@@ -129,13 +134,16 @@ public struct RegionStore: Sendable {
     }
 
     /// `candidates(near:marginMeters:into:)` as slot numbers, without touching any string:
-    /// the form the per-fix path uses.
-    @inline(__always)
-    public func candidateSlots(near p: Coordinate, marginMeters: Double, into result: inout [Int]) {
+    /// the form the per-fix path uses. Returns the metres from `p` beyond which every
+    /// region not appended lies.
+    @inline(__always) @discardableResult
+    public func candidateSlots(near p: Coordinate, marginMeters: Double, into result: inout [Int]) -> Double {
         if marginMeters <= configuration.indexMarginMeters {
             index.candidates(containing: p, into: &result)
+            return configuration.indexMarginMeters
         } else {
             wideIndex.candidates(near: p, withinMeters: marginMeters, into: &result)
+            return marginMeters
         }
     }
 }

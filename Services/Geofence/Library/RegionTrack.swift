@@ -53,6 +53,11 @@ public struct DeviceTracker: Sendable, Equatable {
     public var lastFix: FixRef?
     /// Loaded from the database and not yet reconciled with a fix after a restart.
     public var recovering = false
+    /// Where the next fixes change nothing, from the last full evaluation (nil: none).
+    var quiet: QuietZone?
+    /// Fixes were taken in the quiet zone since the tracks were last evaluated, so the
+    /// distances they remember are from an earlier fix than `lastFix`.
+    var tracksLagLastFix = false
 
     public init() {}
 
