@@ -26,7 +26,7 @@ final class BusReader: @unchecked Sendable {
     private let stopRequest = Wakeup()
     private let finished = DispatchSemaphore(value: 0)
 
-    /// `maximumBatch` messages per batch at most; a flush of the runtime covers what it takes at once.
+    /// `maximumBatch` messages per batch at most; the runtime drains several into one flush.
     init(subscriber: BusSubscriber, maximumBatch: Int = 4_096, maximumQueued: Int = 4) {
         self.subscriber = subscriber
         self.maximumBatch = maximumBatch
@@ -57,6 +57,32 @@ final class BusReader: @unchecked Sendable {
         lock.broadcast()
         lock.unlock()
         return (batches, failure)
+    }
+
+    /// Hands everything queued to `body`, oldest first, and keeps taking what the reader
+    /// queues meanwhile until nothing waits or `limit` messages were handed (runtime thread
+    /// only): a slow `body` under a flood then covers many of the reader's batches in one
+    /// go — for the geofence one commit — while a pause in the input ends it at once.
+    /// Returns how many were handed; throws the error that stopped the reader.
+    @discardableResult
+    func drain(upTo limit: Int, _ body: (BusSubscriber.Received) -> Void) throws(ZMQError) -> Int {
+        var handed = 0
+        repeat {
+            let (batches, failure) = take()
+            if let failure { throw failure }
+            for batch in batches {
+                handed += batch.count
+                for received in batch { body(received) }
+            }
+        } while handed < limit && queuedCount > 0
+        return handed
+    }
+
+    /// Messages waiting in `take()`.
+    var queuedCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return queue.reduce(0) { $0 + $1.count } + (failure == nil ? 0 : 1)
     }
 
     /// Duplicates dropped and sequence gaps seen so far.

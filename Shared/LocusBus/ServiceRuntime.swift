@@ -132,14 +132,10 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
                 }
             }
             if let index = readerIndex, let reader, readable[index] {
-                let (batches, failure) = reader.take()
-                if let failure { throw failure }
-                if !batches.isEmpty {
-                    batch(now: now(), emit: emit) { held in
-                        for taken in batches {
-                            for received in taken { held(handle(received, now: now())) }
-                        }
-                    }
+                // What the reader queues while this batch is handled joins it (one flush,
+                // one commit, for many of the reader's batches under a flood).
+                try batch(now: now(), emit: emit) { held throws(ZMQError) in
+                    try reader.drain(upTo: Self.maximumBatch) { held(handle($0, now: now())) }
                 }
             }
             if injectorBase >= 0 {

@@ -77,4 +77,55 @@ final class BusReaderTests: XCTestCase {
         // The socket is the caller's again and still holds what the reader left.
         XCTAssertNotNil(try bus.waitFor(subscriber) { topic, _ in topic == "test.fix" })
     }
+
+    /// A drain keeps taking what arrives while its body works, so a slow consumer under a
+    /// flood handles many of the reader's batches in one go (one commit for the geofence),
+    /// up to its limit.
+    func testDrainTakesWhatArrivesWhileItsBodyWorks() throws {
+        let bus = BrokerHarness()
+        defer { bus.stop() }
+        let publisher = try bus.publisher()
+        let subscriber = try bus.subscriber("test.")
+        try bus.waitUntilLive(subscriber, publisher: publisher, topic: "test.probe")
+        let reader = BusReader(subscriber: subscriber, maximumBatch: 100, maximumQueued: 100)
+        reader.start()
+        defer { reader.stop() }
+        var poller = Poller()
+        poller.add(fileDescriptor: reader.readyFD)
+        let later = 2_000
+        var sent = 0
+
+        /// Drains with `limit`; while the first message is handled, `later` more arrive and queue up.
+        func drainWhileMoreArrive(limit: Int) throws -> (handed: Int, queuedMeanwhile: Bool) {
+            try publisher.publish(sampleLocation(), topic: "test.fix", t: Double(sent))
+            sent += 1
+            XCTAssertTrue(try poller.poll(timeoutMilliseconds: 5_000)[0], "no batch within 5 s")
+            var queuedMeanwhile = false
+            var first = true
+            let handed = try reader.drain(upTo: limit) { _ in
+                guard first else { return }
+                first = false
+                for _ in 0..<later {
+                    try? publisher.publish(sampleLocation(), topic: "test.fix", t: Double(sent))
+                    sent += 1
+                }
+                let deadline = Date().timeIntervalSince1970 + 10
+                while reader.queuedCount < later && Date().timeIntervalSince1970 < deadline {
+                    _ = try? poller.poll(timeoutMilliseconds: 10)
+                }
+                queuedMeanwhile = reader.queuedCount >= later
+            }
+            return (handed, queuedMeanwhile)
+        }
+
+        let unlimited = try drainWhileMoreArrive(limit: 1_000_000)
+        XCTAssertTrue(unlimited.queuedMeanwhile, "the reader did not queue the later messages within 10 s")
+        XCTAssertEqual(unlimited.handed, later + 1)
+        XCTAssertEqual(reader.queuedCount, 0)
+
+        let limited = try drainWhileMoreArrive(limit: 1)
+        XCTAssertTrue(limited.queuedMeanwhile)
+        XCTAssertEqual(limited.handed, 1, "the limit was reached: what arrived meanwhile waits for the next drain")
+        XCTAssertEqual(reader.queuedCount, later)
+    }
 }
