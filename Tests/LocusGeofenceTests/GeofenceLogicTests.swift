@@ -78,6 +78,34 @@ final class GeofenceLogicTests: XCTestCase {
         XCTAssertEqual(next, [])
     }
 
+    /// An exit deletes the device's row (a missing row is "outside" for a device checked
+    /// through the region), so the table holds inside states only; after a restart the
+    /// device is still outside: no repeated exit, and walking back in is one enter.
+    func testExitDeletesTheRowAndARestartStillKnowsTheDeviceIsOutside() throws {
+        let path = NSTemporaryDirectory() + "geofence-test-\(getpid())-\(UUID().uuidString).db"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let far = Geodesic.destination(from: store, azimuthDegrees: 0, distanceMeters: 2000)
+        let outside = Location(device: "w", source: "fused", lat: far.lat, lon: far.lon, hacc: 5)
+        do {
+            var logic = try GeofenceLogic(configuration: configuration(), persistence: try GeofenceDatabase(path: path))
+            _ = addStore(&logic)
+            XCTAssertEqual(walkIn(&logic, device: "w", from: 0).map(\.event), [.enter])
+            XCTAssertEqual(try GeofenceDatabase(path: path).load().tracks.map(\.state), [.inside])
+            var exits: [RegionEventKind] = []
+            for step in 0..<15 {
+                let t = 1000 + Double(step)
+                for out in logic.receive(message(.location(outside), t: t), topic: Topic.locationFused("w"), now: t) {
+                    if case .regionEvent(let event) = out.body { exits.append(event.event) }
+                }
+            }
+            XCTAssertEqual(exits, [.exit])
+            XCTAssertEqual(try GeofenceDatabase(path: path).load().tracks, [])
+        }
+        var restarted = try GeofenceLogic(configuration: configuration(), persistence: try GeofenceDatabase(path: path))
+        XCTAssertEqual(restarted.receive(message(.location(outside), t: 2000), topic: Topic.locationFused("w"), now: 2000), [])
+        XCTAssertEqual(walkIn(&restarted, device: "w", from: 3000).map(\.event), [.enter])
+    }
+
     func testOutOfOrderFixesAreIgnored() throws {
         var logic = try GeofenceLogic(configuration: configuration())
         _ = addStore(&logic)

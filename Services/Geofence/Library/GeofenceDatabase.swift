@@ -12,7 +12,8 @@ import LocusStore
 /// touched, so the tables are clustered on their keys (`WITHOUT ROWID`: one B-tree per
 /// row change instead of a rowid tree and a key index; tracks are keyed region first, so
 /// removing a region deletes one key range and needs no second index), rows change by
-/// upsert rather than delete-and-insert, the page cache holds a fleet's working set, and
+/// upsert rather than delete-and-insert, an exit deletes its row (a missing row reads as
+/// outside, so the table holds only inside states), the page cache holds a fleet's working set, and
 /// the log is folded back into the database every few thousand pages rather than every
 /// thousand, so a page rewritten by many commits is copied back once.
 public final class GeofenceDatabase: GeofencePersistence {
@@ -89,6 +90,15 @@ public final class GeofenceDatabase: GeofencePersistence {
                                    [.text(stored.owner), .text(stored.region.id), .text(body), .integer(Int64(stored.generation))])
             }
             for track in batch.trackUpserts {
+                // Outside is what a missing row means for a device checked through the
+                // region's generation (stored in this same transaction), so an exit deletes
+                // the row: the table holds only the fleet's inside states, and a commit
+                // rewrites fewer pages.
+                if track.state == .outside {
+                    try connection.run("DELETE FROM region_tracks WHERE owner = ? AND region = ? AND device = ?",
+                                       [.text(track.key.owner), .text(track.key.id), .text(track.device)])
+                    continue
+                }
                 try connection.run("""
                     INSERT INTO region_tracks (device, owner, region, generation, state, cause, entered_at, dwell_fired)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
