@@ -8,7 +8,7 @@ import LocusProtocol
 /// The reader thread owns the SUB socket from `start()` until `stop()` returns (a socket is
 /// used by one thread at a time; the join is the hand-over). Batches reach the runtime
 /// through a locked queue and one wakeup per batch, not per message, and the reader stops
-/// taking from the socket while `maximumQueued` batches wait: back-pressure reaches the
+/// taking from the socket while `maximumQueued` full batches' worth waits: back-pressure reaches the
 /// bus exactly as when the runtime reads the socket itself.
 final class BusReader: @unchecked Sendable {
     private let subscriber: BusSubscriber
@@ -16,6 +16,7 @@ final class BusReader: @unchecked Sendable {
     private let maximumQueued: Int
     private let lock = NSCondition()
     private var queue: [[BusSubscriber.Received]] = []
+    private var queuedMessages = 0
     private var failure: ZMQError?
     /// The subscriber's counts, copied out with each batch.
     private var tally = BusSubscriber.Counts()
@@ -26,7 +27,8 @@ final class BusReader: @unchecked Sendable {
     private let stopRequest = Wakeup()
     private let finished = DispatchSemaphore(value: 0)
 
-    /// `maximumBatch` messages per batch at most; the runtime drains several into one flush.
+    /// `maximumBatch` messages per batch at most, `maximumQueued × maximumBatch` waiting at
+    /// most; the runtime drains several batches into one flush.
     init(subscriber: BusSubscriber, maximumBatch: Int = 4_096, maximumQueued: Int = 4) {
         self.subscriber = subscriber
         self.maximumBatch = maximumBatch
@@ -52,6 +54,7 @@ final class BusReader: @unchecked Sendable {
         lock.lock()
         let batches = queue
         queue.removeAll(keepingCapacity: true)
+        queuedMessages = 0
         let failure = failure
         signalled = false
         lock.broadcast()
@@ -68,21 +71,29 @@ final class BusReader: @unchecked Sendable {
     func drain(upTo limit: Int, _ body: (BusSubscriber.Received) -> Void) throws(ZMQError) -> Int {
         var handed = 0
         repeat {
-            let (batches, failure) = take()
+            var (batches, failure) = take()
             if let failure { throw failure }
-            for batch in batches {
-                handed += batch.count
-                for received in batch { body(received) }
+            for index in batches.indices {
+                handed += batches[index].count
+                // Each message is moved out of its batch (a trivial case left in its place),
+                // not copied: no retain and release of its strings per hand-over.
+                batches[index].withUnsafeMutableBufferPointer { messages in
+                    for position in messages.indices {
+                        var received = BusSubscriber.Received.duplicate
+                        swap(&received, &messages[position])
+                        body(received)
+                    }
+                }
             }
         } while handed < limit && queuedCount > 0
         return handed
     }
 
-    /// Messages waiting in `take()`.
+    /// Messages waiting in `take()` (a failure counts as one).
     var queuedCount: Int {
         lock.lock()
         defer { lock.unlock() }
-        return queue.reduce(0) { $0 + $1.count } + (failure == nil ? 0 : 1)
+        return queuedMessages + (failure == nil ? 0 : 1)
     }
 
     /// Duplicates dropped and sequence gaps seen so far.
@@ -116,19 +127,19 @@ final class BusReader: @unchecked Sendable {
                 }
                 guard !batch.isEmpty else { continue }
                 lock.lock()
-                // While the runtime is busy, a small batch joins the newest waiting one, and
-                // only the first batch of a wait wakes the runtime: under load that is one
-                // hand-off per few thousand messages, not one per poll.
-                if let last = queue.indices.last, queue[last].count + batch.count <= maximumBatch {
-                    queue[last].append(contentsOf: batch)
-                } else {
-                    while queue.count >= maximumQueued && !stopping { lock.wait() }
-                    if stopping {
-                        lock.unlock()
-                        return
-                    }
-                    queue.append(batch)
+                // Only the first batch of a wait wakes the runtime: under load that is one
+                // hand-off per few thousand messages, not one per poll. Batches are queued as
+                // they are (joining them would copy every message once more), bounded by the
+                // messages they hold.
+                while queuedMessages > 0 && queuedMessages + batch.count > maximumBatch * maximumQueued && !stopping {
+                    lock.wait()
                 }
+                if stopping {
+                    lock.unlock()
+                    return
+                }
+                queuedMessages += batch.count
+                queue.append(batch)
                 tally = subscriber.counts
                 let wake = !signalled
                 signalled = true

@@ -7,7 +7,7 @@ import XCTest
 /// dropped, a bounded queue that holds the reader back, and a stop that ends it even then.
 final class BusReaderTests: XCTestCase {
     /// Takes batches until `count` messages arrived or `timeout` passed; also returns the
-    /// largest number of batches one `take` found.
+    /// largest number of messages one `take` found.
     private func collect(_ reader: BusReader, count: Int, timeout: Double = 10) throws -> (messages: [Message], mostQueued: Int) {
         var poller = Poller()
         poller.add(fileDescriptor: reader.readyFD)
@@ -18,7 +18,7 @@ final class BusReaderTests: XCTestCase {
             _ = try poller.poll(timeoutMilliseconds: 100)
             let (batches, failure) = reader.take()
             XCTAssertNil(failure)
-            mostQueued = max(mostQueued, batches.count)
+            mostQueued = max(mostQueued, batches.reduce(0) { $0 + $1.count })
             for batch in batches {
                 for case let .message(_, message, _) in batch { messages.append(message) }
             }
@@ -47,7 +47,7 @@ final class BusReaderTests: XCTestCase {
         }
         let (messages, mostQueued) = try collect(reader, count: sent.count)
         XCTAssertEqual(messages.map(\.envelope.id), sent)
-        XCTAssertLessThanOrEqual(mostQueued, 2)
+        XCTAssertLessThanOrEqual(mostQueued, 2 * 64)
         XCTAssertEqual(reader.counts.duplicates, 10)
     }
 
@@ -72,8 +72,9 @@ final class BusReaderTests: XCTestCase {
         }.start()
         XCTAssertEqual(stopped.wait(timeout: .now() + 5), .success, "stop() did not end a reader waiting on a full queue")
         let (batches, _) = reader.take()
-        XCTAssertEqual(batches.count, 1)
-        XCTAssertLessThanOrEqual(batches.first?.count ?? 0, 10)
+        let held = batches.reduce(0) { $0 + $1.count }
+        XCTAssertGreaterThan(held, 0)
+        XCTAssertLessThanOrEqual(held, 10, "the reader queued beyond its bound")
         // The socket is the caller's again and still holds what the reader left.
         XCTAssertNotNil(try bus.waitFor(subscriber) { topic, _ in topic == "test.fix" })
     }
