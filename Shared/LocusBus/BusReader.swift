@@ -122,6 +122,9 @@ final class BusReader: @unchecked Sendable {
                 let readable = try poller.poll(timeoutMilliseconds: -1)
                 if readable[stopIndex] { return }
                 var batch: [BusSubscriber.Received] = []
+                // Room for a full batch up front: growing by doubling moved every message
+                // once more (a received message is a few hundred bytes).
+                batch.reserveCapacity(maximumBatch)
                 while batch.count < maximumBatch, let received = try subscriber.receive(dontWait: true) {
                     batch.append(received)
                 }
