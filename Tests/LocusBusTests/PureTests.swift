@@ -29,16 +29,18 @@ final class LastValueCacheTests: XCTestCase {
 }
 
 extension LastValueCacheTests {
-    /// A fleet's topics differ in a few bytes, some are prefixes of others: each keeps its
-    /// own newest body.
+    /// A fleet's topics differ in a few bytes, some are prefixes of others, some are longer
+    /// than a key holds inline and share their first 32 bytes: each keeps its own newest body.
     func testManyTopicsEachKeepTheirNewestBody() {
         var cache = LastValueCache()
-        let names = (0..<5_000).map { "location.fused.d\($0)" }
+        let long = "location.fused.a-device-name-longer-than-32-bytes-"
+        let names = (0..<5_000).map { "location.fused.d\($0)" } + (0..<100).map { long + String($0) } + [String(long.prefix(32))]
         for round in 0..<3 {
             for name in names { cache.store(topic: Array(name.utf8), body: Array("{\(name)/\(round)}".utf8)) }
         }
         XCTAssertEqual(cache.count, names.count)
-        for name in ["location.fused.d1", "location.fused.d12", "location.fused.d123", "location.fused.d4999"] {
+        for name in ["location.fused.d1", "location.fused.d12", "location.fused.d123", "location.fused.d4999", long + "7", long + "77",
+                     String(long.prefix(32))] {
             let exact = cache.matching(prefix: Array(name.utf8)).first { $0.topic == Array(name.utf8) }
             XCTAssertEqual(exact?.body, Array("{\(name)/2}".utf8))
         }

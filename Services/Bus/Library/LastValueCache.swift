@@ -30,8 +30,7 @@ public struct LastValueCache: Sendable {
     @discardableResult
     public mutating func store(topic: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) -> Bool {
         guard isCached(topic: topic) else { return false }
-        scratchKey.bytes.removeAll(keepingCapacity: true)
-        scratchKey.bytes.append(contentsOf: topic)
+        scratchKey.set(topic)
         if let index = entries.index(forKey: scratchKey) {
             entries.values[index].removeAll(keepingCapacity: true)
             entries.values[index].append(contentsOf: body)
@@ -41,7 +40,7 @@ public struct LastValueCache: Sendable {
             refused += 1
             return false
         }
-        entries[TopicKey(bytes: Array(topic))] = Array(body)
+        entries[TopicKey(topic)] = Array(body)
         return true
     }
 
@@ -57,15 +56,57 @@ public struct LastValueCache: Sendable {
     }
 }
 
-/// A topic's bytes as a dictionary key, hashed in one pass over the bytes: an array of
-/// bytes as a key hashes element by element, which was a sixth of the bus's CPU under a
-/// fleet's positions.
+/// A topic's bytes as a dictionary key. Up to 32 bytes (every topic of a fleet's
+/// positions) sit inline in the key, so a lookup compares keys in the table's own storage
+/// instead of following a pointer per probe (those cache misses were two fifths of the
+/// bus's thread under a fleet); longer topics keep their bytes in an array. Hashed in one
+/// pass, not byte by byte.
 struct TopicKey: Hashable, Sendable {
-    var bytes: [UInt8]
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var count = 0
+    private var spill: [UInt8] = []
 
-    func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    static let inlineCapacity = 32
+
+    init(_ topic: UnsafeRawBufferPointer) {
+        set(topic)
     }
 
-    static func == (a: TopicKey, b: TopicKey) -> Bool { a.bytes == b.bytes }
+    init(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { set($0) }
+    }
+
+    /// Replaces the key's bytes, reusing its storage.
+    mutating func set(_ topic: UnsafeRawBufferPointer) {
+        count = topic.count
+        if topic.count <= Self.inlineCapacity {
+            spill.removeAll(keepingCapacity: true)
+            words = (0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: topic) }
+        } else {
+            words = (0, 0, 0, 0)
+            spill.removeAll(keepingCapacity: true)
+            spill.append(contentsOf: topic)
+        }
+    }
+
+    var bytes: [UInt8] {
+        count <= Self.inlineCapacity ? withUnsafeBytes(of: words) { Array($0.prefix(count)) } : spill
+    }
+
+    func hash(into hasher: inout Hasher) {
+        if count <= Self.inlineCapacity {
+            hasher.combine(words.0)
+            hasher.combine(words.1)
+            hasher.combine(words.2)
+            hasher.combine(words.3)
+            hasher.combine(count)
+        } else {
+            spill.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
+    static func == (a: TopicKey, b: TopicKey) -> Bool {
+        a.count == b.count && a.words == b.words && (a.count <= inlineCapacity || a.spill == b.spill)
+    }
 }
