@@ -3,7 +3,8 @@
 /// anything else (another type, a wrong JSON type, null, bad syntax) it returns nil and
 /// the general path decodes the body again and produces the precise error.
 enum LocationFastPath {
-    static func decode(_ bytes: UnsafeRawBufferPointer) -> Message? {
+    /// The envelope and the fix, not yet validated; nil when the general path must decode.
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> (envelope: Envelope, location: Location)? {
         var scanner = JSONScanner(bytes)
         var version: Int?
         var type: String?
@@ -66,7 +67,7 @@ enum LocationFastPath {
         location.lat = lat
         location.lon = lon
         location.hacc = hacc
-        return Message(envelope: Envelope(type: type, id: id, t: time, src: src, seq: seq), body: .location(location))
+        return (Envelope(type: type, id: id, t: time, src: src, seq: seq), location)
     }
 }
 
