@@ -26,14 +26,21 @@ final class BusReaderTests: XCTestCase {
         return (messages, mostQueued)
     }
 
-    func testBatchesArriveInOrderAndRepeatsAreDropped() throws {
-        let bus = BrokerHarness()
-        defer { bus.stop() }
+    /// A publisher, a live "test." subscription on `bus`, and a started reader on it.
+    private func startReader(on bus: BrokerHarness, maximumBatch: Int, maximumQueued: Int) throws
+        -> (publisher: BusPublisher, subscriber: BusSubscriber, reader: BusReader) {
         let publisher = try bus.publisher()
         let subscriber = try bus.subscriber("test.")
         try bus.waitUntilLive(subscriber, publisher: publisher, topic: "test.probe")
-        let reader = BusReader(subscriber: subscriber, maximumBatch: 64, maximumQueued: 2)
+        let reader = BusReader(subscriber: subscriber, maximumBatch: maximumBatch, maximumQueued: maximumQueued)
         reader.start()
+        return (publisher, subscriber, reader)
+    }
+
+    func testBatchesArriveInOrderAndRepeatsAreDropped() throws {
+        let bus = BrokerHarness()
+        defer { bus.stop() }
+        let (publisher, _, reader) = try startReader(on: bus, maximumBatch: 64, maximumQueued: 2)
         defer { reader.stop() }
 
         var sent: [String] = []
@@ -54,11 +61,7 @@ final class BusReaderTests: XCTestCase {
     func testFullQueueHoldsTheReaderAndStopStillEndsIt() throws {
         let bus = BrokerHarness()
         defer { bus.stop() }
-        let publisher = try bus.publisher()
-        let subscriber = try bus.subscriber("test.")
-        try bus.waitUntilLive(subscriber, publisher: publisher, topic: "test.probe")
-        let reader = BusReader(subscriber: subscriber, maximumBatch: 10, maximumQueued: 1)
-        reader.start()
+        let (publisher, subscriber, reader) = try startReader(on: bus, maximumBatch: 10, maximumQueued: 1)
         for number in 0..<500 { try publisher.publish(sampleLocation(), topic: "test.fix", t: Double(number)) }
 
         // Nobody takes: the reader fills its one batch and waits, holding everything else on the socket.
@@ -85,11 +88,7 @@ final class BusReaderTests: XCTestCase {
     func testDrainTakesWhatArrivesWhileItsBodyWorks() throws {
         let bus = BrokerHarness()
         defer { bus.stop() }
-        let publisher = try bus.publisher()
-        let subscriber = try bus.subscriber("test.")
-        try bus.waitUntilLive(subscriber, publisher: publisher, topic: "test.probe")
-        let reader = BusReader(subscriber: subscriber, maximumBatch: 100, maximumQueued: 100)
-        reader.start()
+        let (publisher, _, reader) = try startReader(on: bus, maximumBatch: 100, maximumQueued: 100)
         defer { reader.stop() }
         var poller = Poller()
         poller.add(fileDescriptor: reader.readyFD)

@@ -79,13 +79,11 @@ struct TopicKey: Hashable, Sendable {
     /// Replaces the key's bytes, reusing its storage.
     mutating func set(_ topic: UnsafeRawBufferPointer) {
         count = topic.count
+        words = (0, 0, 0, 0)
+        spill.removeAll(keepingCapacity: true)
         if topic.count <= Self.inlineCapacity {
-            spill.removeAll(keepingCapacity: true)
-            words = (0, 0, 0, 0)
             withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: topic) }
         } else {
-            words = (0, 0, 0, 0)
-            spill.removeAll(keepingCapacity: true)
             spill.append(contentsOf: topic)
         }
     }
