@@ -31,7 +31,7 @@ public final class BusPublisher {
     /// Times the bus went away after having been connected.
     public private(set) var disconnections = 0
     private var ids = MessageIDGenerator()
-    private var pending: [(topic: String, body: [UInt8])] = []
+    private var pending = PendingMessages()
     private var recent: ResendRing
     private var sendsSincePump = 0
     /// Topics never re-sent after a bus restart: each message is superseded by the next one.
@@ -54,6 +54,10 @@ public final class BusPublisher {
         self.source = source
         recent = ResendRing(capacity: resendCapacity, maxAgeSeconds: resendMaxAgeSeconds)
         try socket.setOption(ZMQ_SNDHWM, highWaterMark)
+        // A full queue to the bus makes a send fail instead of dropping the message silently
+        // (what an XPUB does by default): it then waits in `pending` like a message sent
+        // while the bus is away, and is sent in order once the bus has read.
+        try socket.setOption(ZMQ_XPUB_NODROP, 1)
         try socket.setOption(ZMQ_IMMEDIATE, 1)
         try curve?.apply(to: socket)
         try socket.connect(endpoint)
@@ -75,17 +79,18 @@ public final class BusPublisher {
 
     /// Sends already-encoded bytes (for forwarding or benchmarks).
     public func send(topic: String, body: [UInt8]) throws(ZMQError) {
-        if !connected || sendsSincePump >= Self.sendsPerPump { try pump() }
-        guard connected else {
-            if pending.count >= pendingLimit {
-                pending.removeFirst()
-                dropped += 1
-            }
-            pending.append((topic, body))
+        if !connected || sendsSincePump >= Self.sendsPerPump || !pending.isEmpty { try pump() }
+        // Behind what still waits, so that the order holds.
+        guard connected && pending.isEmpty else {
+            hold(topic: topic, body: body)
             return
         }
         sendsSincePump += 1
-        try transmit(topic: topic, body: body)
+        if try !transmit(topic: topic, body: body) { hold(topic: topic, body: body) }
+    }
+
+    private func hold(topic: String, body: [UInt8]) {
+        if pending.append(topic: topic, body: body, limit: pendingLimit) { dropped += 1 }
     }
 
     /// Reads subscription messages from the bus: a subscription marks the connection live,
@@ -108,10 +113,9 @@ public final class BusPublisher {
         }
         guard connected else { return }
         if cameBack { try resendRecent() }
-        if !pending.isEmpty {
-            let queued = pending
-            pending.removeAll()
-            for item in queued { try transmit(topic: item.topic, body: item.body) }
+        // Until the bus's queue is full again; the rest waits, in order, for the next pump.
+        while let item = pending.first, try transmit(topic: item.topic, body: item.body) {
+            pending.removeFirst()
         }
     }
 
@@ -130,20 +134,36 @@ public final class BusPublisher {
         return true
     }
 
+    /// Waits (bounded) until nothing is held back any more: for a tool or a service that is
+    /// about to close its socket. True when everything went to the bus.
+    public func flush(timeoutSeconds: Double) throws(ZMQError) -> Bool {
+        let deadline = Date().timeIntervalSince1970 + timeoutSeconds
+        var poller = Poller()
+        poller.add(socket)
+        try pump()
+        while !pending.isEmpty {
+            let remaining = deadline - Date().timeIntervalSince1970
+            if remaining <= 0 { return false }
+            // A full queue gives no readiness to wait for here: poll briefly, then try again.
+            _ = try poller.poll(timeoutMilliseconds: 1)
+            try pump()
+        }
+        return true
+    }
+
     public var pendingCount: Int { pending.count }
 
     /// Messages the resend ring holds now.
     public var resendable: Int { recent.count }
 
-    private func transmit(topic: String, body: [UInt8]) throws(ZMQError) {
-        if try socket.send(topic: topic, body: body, dontWait: true) {
-            sent += 1
-            if recent.capacity > 0 && !notResentPrefixes.contains(where: { topic.hasPrefix($0) }) {
-                recent.record(topic: topic, body: body, now: Date().timeIntervalSince1970)
-            }
-        } else {
-            dropped += 1
+    /// Sends now; false when the bus's queue is full (nothing sent).
+    private func transmit(topic: String, body: [UInt8]) throws(ZMQError) -> Bool {
+        guard try socket.send(topic: topic, body: body, dontWait: true) else { return false }
+        sent += 1
+        if recent.capacity > 0 && !notResentPrefixes.contains(where: { topic.hasPrefix($0) }) {
+            recent.record(topic: topic, body: body, now: Date().timeIntervalSince1970)
         }
+        return true
     }
 
     /// Sends the ring again, oldest first; the ring is kept (the copies are the same messages).

@@ -119,9 +119,11 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
                 batch(now: current, emit: emit) { held in held(logic.tick(now: current)) }
                 nextTick = current + settings.tickIntervalSeconds
             }
-            let timeout = max(1, Int((min(nextTick, nextHealth) - current) * 1000))
+            // Messages held back behind a full queue to the bus go on as soon as it has read.
+            let backedUp = publisher.connected && publisher.pendingCount > 0
+            let timeout = backedUp ? 1 : max(1, Int((min(nextTick, nextHealth) - current) * 1000))
             let readable = try poller.poll(timeoutMilliseconds: timeout)
-            if readable[publisherIndex] { try publisher.pump() }
+            if readable[publisherIndex] || backedUp { try publisher.pump() }
             if let index = subscriberIndex, let subscriber, readable[index] {
                 try batch(now: now(), emit: emit) { held throws(ZMQError) in
                     var handled = 0
@@ -160,8 +162,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
 
     /// Gives queued messages a bounded chance to reach the bus before the sockets close.
     private func flush(_ publisher: BusPublisher) throws {
-        if publisher.pendingCount > 0 { _ = try publisher.waitUntilConnected(timeoutSeconds: 2) }
-        if publisher.pendingCount > 0 {
+        if try !publisher.flush(timeoutSeconds: 2) {
             log.warn("bus not reachable at \(settings.endpoints.pub): \(publisher.pendingCount) message(s) not delivered")
         }
     }

@@ -276,9 +276,11 @@ struct GeofenceBusRun {
     /// all of them; returns the time taken and the events seen.
     ///
     /// Flow control: fixes go in chunks, each followed by a marker command; a chunk is sent
-    /// only when the marker two chunks back has been answered, so the queues of the bus and
-    /// the service never overflow (the bus does not drop for slow subscribers, it stalls,
-    /// and a stalled bus would stall this publisher).
+    /// only when the marker `chunksInFlight` chunks back has been answered. That keeps a few
+    /// of the service's batches (up to 16 384 fixes each) waiting for it, so it never idles
+    /// between them, and bounds the queues well below the bus's limit, where the bus would
+    /// drop (and count) for a slow subscriber. A full queue to the bus makes a send fail
+    /// (the publisher's socket does not drop), and the loop then reads and tries again.
     private func drive(_ frames: [(topic: String, body: [UInt8])], publisher: BusPublisher, subscriber: BusSubscriber,
                        t0: Double) throws -> (seconds: Double, events: Int) {
         var events = 0
@@ -320,6 +322,7 @@ struct GeofenceBusRun {
             }
         }
         let chunk = 10_000
+        let chunksInFlight = 6
         var markers: [String] = []
         let start = Date().timeIntervalSince1970
         for (number, frame) in frames.enumerated() {
@@ -331,8 +334,8 @@ struct GeofenceBusRun {
                 let marker = publisher.stamp(.regionListRequest(RegionListRequest(owner: "bench-marker")), t: t0)
                 markers.append(marker.envelope.id)
                 try sendAll(Topic.regionCmd, MessageCodec.encode(marker))
-                if markers.count >= 2 {
-                    guard try answered(markers[markers.count - 2], seconds: 60) else { throw BenchError("the geofence stopped answering") }
+                if markers.count >= chunksInFlight {
+                    guard try answered(markers[markers.count - chunksInFlight], seconds: 60) else { throw BenchError("the geofence stopped answering") }
                 }
             }
         }

@@ -66,6 +66,10 @@ enum PubCommand {
                 return 69
             }
             for item in items { try publisher.send(topic: item.topic, body: item.body) }
+            guard try publisher.flush(timeoutSeconds: timeout) else {
+                log.error("the bus at \(endpoint) did not take \(publisher.pendingCount) message(s) within \(timeout) s")
+                return 69
+            }
             return 0
         } catch {
             log.error("\(error)")
