@@ -167,9 +167,23 @@ public final class BusPublisher {
     }
 
     /// Sends the ring again, oldest first; the ring is kept (the copies are the same messages).
+    /// What a full queue refuses goes ahead of what already waits, in order.
     private func resendRecent() throws(ZMQError) {
-        for entry in recent.entries {
-            if try socket.send(topic: entry.topic, body: entry.body, dontWait: true) { resent += 1 } else { dropped += 1 }
+        let entries = recent.entries
+        for (index, entry) in entries.enumerated() {
+            guard try socket.send(topic: entry.topic, body: entry.body, dontWait: true) else {
+                var requeued = PendingMessages()
+                for rest in entries[index...] {
+                    if requeued.append(topic: rest.topic, body: rest.body, limit: pendingLimit) { dropped += 1 }
+                }
+                while let item = pending.first {
+                    if requeued.append(topic: item.topic, body: item.body, limit: pendingLimit) { dropped += 1 }
+                    pending.removeFirst()
+                }
+                pending = requeued
+                return
+            }
+            resent += 1
         }
     }
 }

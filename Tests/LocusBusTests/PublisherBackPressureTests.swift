@@ -115,3 +115,89 @@ private final class ReceivedCount: @unchecked Sendable {
     func finish() { done.signal() }
     func waitUntilFinished() { done.wait() }
 }
+
+/// After the bus comes back, the resend ring meets the same full queue: what it refuses
+/// waits, in order, instead of being counted lost.
+final class ResendBackPressureTests: XCTestCase {
+    private let context = ZMQContext()
+    private var endpoint = ""
+    private var directory = ""
+
+    override func setUp() {
+        directory = NSTemporaryDirectory() + "locus-resend-backpressure-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        endpoint = "ipc://\(directory)/pub"
+    }
+
+    override func tearDown() {
+        context.shutdown()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// A bus's end as the broker's frontend is: an XSUB with a small queue, subscribed to everything.
+    private func bus() throws -> ZMQSocket {
+        let socket = try ZMQSocket(context: context, type: .xsub)
+        try socket.setOption(ZMQ_RCVHWM, 20)
+        try socket.bind(endpoint)
+        _ = try socket.send([1])
+        return socket
+    }
+
+    /// Reads what arrives and pumps the publisher, as the bus and a service loop would, until `done`.
+    private func serve(_ socket: ZMQSocket, _ publisher: BusPublisher, into sequence: inout [Int],
+                       until done: (_ sequence: [Int]) -> Bool) throws {
+        let deadline = Date().timeIntervalSince1970 + 20
+        while !done(sequence) && Date().timeIntervalSince1970 < deadline {
+            while let frames = try socket.receiveMultipart(dontWait: true) {
+                if frames.count == 2, let seq = try MessageCodec.decode(frames[1]).envelope.seq { sequence.append(seq) }
+            }
+            try publisher.pump()
+            usleep(500)
+        }
+    }
+
+    func testTheResendRingIsHeldBackNotDroppedWhenTheNewBusQueueIsFull() throws {
+        let first = try bus()
+        let publisher = try BusPublisher(context: context, endpoint: endpoint, source: "test/resend", highWaterMark: 20)
+        defer { publisher.socket.close() }
+        var seen: [Int] = []
+        try serve(first, publisher, into: &seen) { _ in publisher.connected }
+        XCTAssertTrue(publisher.connected)
+        // A burst the first bus reads in full; the ring keeps it (events are kept for resending).
+        let burst = 2_000
+        for n in 1...burst {
+            try publisher.publish(.other(type: "probe", fields: .object(["n": .number(Double(n))])), topic: "region.event.app", t: Double(n))
+        }
+        try serve(first, publisher, into: &seen) { $0.count >= burst }
+        XCTAssertEqual(seen, Array(1...burst))
+        XCTAssertEqual(publisher.resendable, burst)
+
+        // The old bus goes: the publisher sees the unsubscribe.
+        first.close()
+        let lossDeadline = Date().timeIntervalSince1970 + 10
+        while publisher.connected && Date().timeIntervalSince1970 < lossDeadline {
+            try publisher.pump()
+            usleep(1_000)
+        }
+        XCTAssertFalse(publisher.connected, "the publisher never saw the bus go")
+
+        // The new bus reads nothing until the publisher has re-sent into its small queue.
+        let second = try bus()
+        defer { second.close() }
+        let reconnectDeadline = Date().timeIntervalSince1970 + 10
+        while !publisher.connected && Date().timeIntervalSince1970 < reconnectDeadline {
+            _ = try second.receiveMultipart(dontWait: true)  // lets the XSUB hand over its subscription
+            try publisher.pump()
+            usleep(1_000)
+        }
+        XCTAssertTrue(publisher.connected, "the publisher never saw the new bus")
+        XCTAssertGreaterThan(publisher.pendingCount, 0, "the ring should have met a full queue")
+
+        var again: [Int] = []
+        try serve(second, publisher, into: &again) { $0.count >= burst }
+        XCTAssertEqual(publisher.dropped, 0)
+        XCTAssertEqual(publisher.pendingCount, 0)
+        XCTAssertEqual(again.count, burst, "ring entries lost: \(burst - again.count)")
+        XCTAssertEqual(again, Array(1...burst), "the ring came back out of order")
+    }
+}
