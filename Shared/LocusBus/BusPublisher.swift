@@ -144,8 +144,9 @@ public final class BusPublisher {
         while !pending.isEmpty {
             let remaining = deadline - Date().timeIntervalSince1970
             if remaining <= 0 { return false }
-            // A full queue gives no readiness to wait for here: poll briefly, then try again.
-            _ = try poller.poll(timeoutMilliseconds: 1)
+            // A bus's subscription makes the socket readable; a full queue gives no readiness
+            // to wait for, so then poll briefly and try again.
+            _ = try poller.poll(timeoutMilliseconds: connected ? 1 : max(1, Int(remaining * 1000)))
             try pump()
         }
         return true
@@ -172,15 +173,7 @@ public final class BusPublisher {
         let entries = recent.entries
         for (index, entry) in entries.enumerated() {
             guard try socket.send(topic: entry.topic, body: entry.body, dontWait: true) else {
-                var requeued = PendingMessages()
-                for rest in entries[index...] {
-                    if requeued.append(topic: rest.topic, body: rest.body, limit: pendingLimit) { dropped += 1 }
-                }
-                while let item = pending.first {
-                    if requeued.append(topic: item.topic, body: item.body, limit: pendingLimit) { dropped += 1 }
-                    pending.removeFirst()
-                }
-                pending = requeued
+                dropped += pending.prepend(entries[index...].lazy.map { ($0.topic, $0.body) }, limit: pendingLimit)
                 return
             }
             resent += 1

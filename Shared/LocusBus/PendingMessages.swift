@@ -21,6 +21,16 @@ struct PendingMessages {
         return droppedOldest
     }
 
+    /// Puts `front` ahead of what waits, in its order; beyond `limit` the oldest go.
+    /// Returns how many went.
+    mutating func prepend(_ front: some Sequence<(topic: String, body: [UInt8])>, limit: Int) -> Int {
+        items = Array(front) + items[head...]
+        head = 0
+        let excess = max(0, items.count - max(1, limit))
+        items.removeFirst(excess)
+        return excess
+    }
+
     mutating func removeFirst() {
         guard !isEmpty else { return }
         items[head] = ("", [])
