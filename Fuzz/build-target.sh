@@ -22,7 +22,7 @@ case "$target" in
     region)  sources="$protocol $geo" ;;
     gpx)     sources="$protocol $geo $nmea $(find "$root/Services/Provider/Library/GPX" -name '*.swift' | sort)
                       $root/Services/Provider/Library/Core/FixMapping.swift" ;;
-    config)  sources="$root/Shared/LocusBus/CommandLineOptions.swift" ;;
+    config)  sources="$root/Shared/LocusService/CommandLineOptions.swift" ;;
     seedgen) sources="$protocol"; sanitize="" ;;
     *) echo "unknown fuzz target '$target' (nmea, codec, region, gpx, config, seedgen)" >&2; exit 64 ;;
 esac
@@ -40,7 +40,7 @@ mkdir -p "$staged"
 for file in $sources "$entry"/*.swift; do
     # Flattened names stay unique (Codec/JSONWriter.swift -> Codec_JSONWriter.swift).
     name="${file#"$root"/}"
-    sed -E '/^(public |internal )?import (LocusProtocol|LocusGeo|LocusBus|LocusProvider)$/d' \
+    sed -E '/^(public |internal )?import (LocusProtocol|LocusGeo|LocusBus|LocusService|LocusProvider)$/d' \
         "$file" > "$staged/${name//\//_}"
 done
 

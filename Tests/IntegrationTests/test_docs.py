@@ -338,7 +338,7 @@ PROGRAM = re.compile(r"(?<![\w/.@-])(?:\.build/(?:debug|release)/|/usr/local/bin
                      r"(locus-(?:bus|provider|fusion|geofence|motion|notifier)|locus)(?![\w@/-])(?!\.\w)")
 COMMON = re.compile(r"\b[Ee]very (?:program|service)\b")
 # Options of other tools the docs show, allowed by name: the only exceptions.
-FOREIGN = {"swift": {"--filter", "--show-bin-path"}, "gpsfake": {"--slow", "--udp"}, "pytest": set(), "python3": set(),
+FOREIGN = {"swift": {"--filter", "--show-bin-path", "--explicit-target-dependency-import-check"}, "gpsfake": {"--slow", "--udp"}, "pytest": set(), "python3": set(),
            "make": set(), "systemd-analyze": set(), "journalctl": set(), "jq": set(), "systemctl": {"--now"}}
 FOREIGN_TOOL = re.compile(r"(?<![\w/.-])(" + "|".join(map(re.escape, FOREIGN)) + r"|deploy/[\w./-]+\.sh|scripts/[\w./-]+\.(?:sh|py))(?![\w-])")
 # The program a document is about when a passage names none.

@@ -1,5 +1,6 @@
 import LocusBroker
 import LocusBus
+import LocusService
 import XCTest
 
 final class LastValueCacheTests: XCTestCase {

@@ -1,4 +1,5 @@
 import LocusBus
+import LocusService
 import XCTest
 
 /// The per-message bookkeeping of the receive path, against simple reference models.

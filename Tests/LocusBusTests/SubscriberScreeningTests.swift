@@ -1,5 +1,6 @@
 import CZeroMQ
 import LocusBus
+import LocusService
 import LocusProtocol
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 
 /// Starts Locus programs as child processes, restarts any that exit unexpectedly (with
 /// a growing back-off), and stops them in reverse start order: the job `locus up` does,

@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusProtocol
 
 /// `locus tail`: the bus as text, for people, jq and shell pipelines.

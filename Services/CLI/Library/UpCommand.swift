@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusProtocol
 
 /// `locus up`: the whole stack on one host with the local defaults.

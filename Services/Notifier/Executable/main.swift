@@ -1,8 +1,9 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusNotifier
 
-// locus-notifier: events into notifications through durable, retried sinks (DESIGN.md, "The programs").
+// locus-notifier: events into notifications through durable, retried sinks (docs/architecture.md).
 let spec = CommandLineSpec(
     program: "locus-notifier",
     summary: "turns region events, visits, authorization changes and destination progress into notifications",

@@ -1,4 +1,4 @@
-/// The header every v1 body carries (PROTOCOL.md "Envelope"). Receivers de-duplicate
+/// The header every v1 body carries (docs/protocol.md "Envelope"). Receivers de-duplicate
 /// on `id` and detect gaps with `seq`.
 public struct Envelope: Sendable, Equatable {
     /// Protocol version; always 1 for this module.
