@@ -1,38 +1,37 @@
-/// Follows each publisher's `seq` so a receiver sees what a plain PUB socket drops
-/// silently (high-water marks, slow joiners): a gap is counted, never hidden.
+/// Follows each publisher's per-topic counter (`tseq`) so a receiver sees what the bus dropped
+/// (high-water marks, slow joiners): a gap is counted, never hidden, and a topic this receiver
+/// did not subscribe to is never mistaken for a loss.
 ///
-/// Streams come in runs from one publisher (a fusion instance sends every fused fix), so
-/// the last publisher and its counter are kept aside: a run costs one string comparison
-/// per message, and the dictionary is touched only when the publisher changes.
+/// Counters are kept per publisher, then per topic. Streams come in runs from one publisher
+/// (a fusion instance sends every fused fix), so that publisher's table is kept aside and a
+/// message costs one string comparison and one lookup by topic.
 public struct SequenceTracker: Sendable {
-    private var last: [String: Int] = [:]
-    /// The publisher seen most recently and its newest `seq`; newer than its dictionary entry.
-    private var current: (src: String, seq: Int)?
+    private var tables: [String: [String: Int]] = [:]
+    /// The publisher seen most recently and its table; newer than its entry in `tables`.
+    private var currentSource: String?
+    private var current: [String: Int] = [:]
     public private(set) var missing = 0
+    /// Messages whose counter went back: a publisher restarted, or the bus replayed one.
     public private(set) var restarts = 0
 
     public init() {}
 
-    /// Records one message; returns how many messages from `src` went missing before it.
+    /// Records one message; returns how many messages on `topic` from `src` went missing
+    /// before it. A message without `tseq` is not counted: its loss cannot be known.
     @discardableResult
-    public mutating func observe(src: String, seq: Int?) -> Int {
-        guard let seq else { return 0 }
-        let previous: Int?
-        if let current, current.src == src {
-            previous = current.seq
-            self.current = (src, seq)
-        } else {
-            if let current { last[current.src] = current.seq }
-            previous = last[src]
-            current = (src, seq)
+    public mutating func observe(src: String, topic: String, tseq: Int?) -> Int {
+        guard let tseq else { return 0 }
+        if currentSource != src {
+            if let currentSource { tables[currentSource] = current }
+            current = tables.removeValue(forKey: src) ?? [:]
+            currentSource = src
         }
-        guard let previous else { return 0 }
-        if seq <= previous {
-            // A publisher restarted (seq begins again) or a replay arrived: not a loss.
+        guard let previous = current.updateValue(tseq, forKey: topic) else { return 0 }
+        if tseq <= previous {
             restarts += 1
             return 0
         }
-        let gap = seq - previous - 1
+        let gap = tseq - previous - 1
         missing += gap
         return gap
     }

@@ -4,7 +4,7 @@ public import LocusProtocol
 public import LocusService
 
 /// Publishes on the bus from the thread that owns it, stamping each message with an
-/// id, `src` and per-publisher `seq`.
+/// id, `src`, per-publisher `seq` and per-topic `tseq`.
 ///
 /// It is an XPUB that connects rather than a plain PUB: the bus subscribes to everything,
 /// so the arrival of that subscription tells us the connection is live. Until then
@@ -24,6 +24,8 @@ public final class BusPublisher {
     public let socket: ZMQSocket
     public let source: String
     public private(set) var seq = 0
+    /// The last `tseq` sent on each topic.
+    private var topicSequences: [String: Int] = [:]
     public private(set) var connected = false
     public private(set) var sent = 0
     public private(set) var dropped = 0
@@ -64,16 +66,19 @@ public final class BusPublisher {
         try socket.connect(endpoint)
     }
 
-    /// Builds the envelope for a body: next id, this publisher's `src`, next `seq`.
-    public func stamp(_ body: Body, t: Double) -> Message {
+    /// Builds the envelope for a body sent on `topic`: next id, this publisher's `src`, next
+    /// `seq`, and the topic's next `tseq`.
+    public func stamp(_ body: Body, topic: String, t: Double) -> Message {
         seq += 1
-        return Message(body: body, id: ids.next(), t: t, src: source, seq: seq)
+        let tseq = topicSequences[topic, default: 0] + 1
+        topicSequences[topic] = tseq
+        return Message(body: body, id: ids.next(), t: t, src: source, seq: seq, tseq: tseq)
     }
 
     /// Encodes and publishes (or queues until connected). Returns the message as sent.
     @discardableResult
     public func publish(_ body: Body, topic: String, t: Double) throws(ZMQError) -> Message {
-        let message = stamp(body, t: t)
+        let message = stamp(body, topic: topic, t: t)
         try send(topic: topic, body: MessageCodec.encode(message))
         return message
     }

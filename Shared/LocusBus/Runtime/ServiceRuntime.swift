@@ -291,7 +291,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
                 counters.add("duplicates")
                 return []
             }
-            sequences.observe(src: message.envelope.src, seq: message.envelope.seq)
+            sequences.observe(src: message.envelope.src, topic: topic, tseq: message.envelope.tseq)
         }
         received += 1
         return logic.receive(message, topic: topic, now: now)

@@ -4,11 +4,11 @@ public import LocusProtocol
 public import LocusService
 
 /// Receives from the bus on the thread that owns it: decodes, drops repeats by `id`
-/// (last-value replays reach every matching subscriber) and counts `seq` gaps.
+/// (last-value replays reach every matching subscriber) and counts `tseq` gaps.
 ///
 /// Messages are decoded straight from the received frames (nothing is copied first), and
 /// a sharded receiver checks the topic before decoding, so another shard's message costs
-/// only a look at its topic and its `seq`.
+/// only a look at its topic.
 public final class BusSubscriber {
     public let socket: ZMQSocket
     public private(set) var sequences = SequenceTracker()
@@ -72,10 +72,8 @@ public final class BusSubscriber {
                                                   message: "expected 2 frames (topic, body), got \(frames.count)"))
         }
         guard shard.accepts(topicBytes: frames.first) else {
+            // Another shard's topics have counters of their own: skipping them hides no loss.
             otherShard += 1
-            if let publisher = MessageCodec.publisherSequence(frames.second) {
-                sequences.observe(src: publisher.src, seq: publisher.seq)
-            }
             return nil
         }
         let message: Message
@@ -86,8 +84,9 @@ public final class BusSubscriber {
             duplicates += 1
             return .duplicate
         }
-        sequences.observe(src: message.envelope.src, seq: message.envelope.seq)
-        return .message(topic: String(decoding: frames.first, as: UTF8.self), message: message,
+        let topic = String(decoding: frames.first, as: UTF8.self)
+        sequences.observe(src: message.envelope.src, topic: topic, tseq: message.envelope.tseq)
+        return .message(topic: topic, message: message,
                         raw: keepsRawBody ? Array(frames.second) : [])
     }
 }
