@@ -138,3 +138,43 @@ def test_messages_dropped_at_the_high_water_mark_are_reported_exactly(runtime_di
         assert reported == sent_to_tail - received, f"tail reported {reported} lost; {sent_to_tail - received} never arrived"
     finally:
         bus.stop()
+
+
+def test_a_simulated_drive_through_locus_up_reports_no_gaps_in_any_service(tmp_path):
+    """The stack as a newcomer runs it, with a simulated drive at 10 fixes/s and Wi-Fi and cell
+    fixes besides: every service subscribes to a subset of the topics, and none reports a gap."""
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), XDG_STATE_HOME=str(tmp_path / "state"))
+    for name in ("LOCUS_PUB", "LOCUS_SUB"):
+        env.pop(name, None)
+    provider = "sim --waypoints 31.2280,121.4700;31.2400,121.4900 --mps 15 --hz 10 --wifi-hz 1 --cell-hz 0.5 --device-id car"
+    up = subprocess.Popen([str(bin_dir() / "locus"), "up", "--provider", provider], env=env,
+                          stderr=open(tmp_path / "up.err", "w"), stdout=subprocess.DEVNULL)
+    context = zmq.Context()
+    sock = context.socket(zmq.SUB)
+    sock.connect(f"ipc://{runtime}/locus/sub")
+    sock.setsockopt_string(zmq.SUBSCRIBE, "health.")
+    try:
+        latest = {}
+        services = {"bus", "fusion", "geofence", "motion", "notifier", "provider"}
+        started = time.monotonic()
+        # 20 s of driving: every service's health after that moment must show received > 100 and gaps 0.
+        while time.monotonic() - started < 60:
+            if sock.poll(1000) == 0:
+                continue
+            topic, body = sock.recv_multipart()
+            message = json.loads(body)
+            if time.monotonic() - started > 20:
+                latest[message["service"]] = message["counters"]
+            if services <= latest.keys() and all(latest[s].get("received", 0) > 100 for s in services - {"provider"}):
+                break
+        assert services <= latest.keys(), f"no health from {services - latest.keys()}"
+        for service in services - {"provider"}:
+            assert latest[service].get("received", 0) > 100, (service, latest[service])
+        assert {service: latest[service].get("gaps", 0) for service in services} == {s: 0 for s in services}, latest
+    finally:
+        sock.close(0)
+        context.destroy(linger=0)
+        up.send_signal(signal.SIGINT)
+        up.wait(timeout=30)
