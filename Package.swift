@@ -41,6 +41,7 @@ let serviceLogic: [Target] = [
     .target(name: "LocusGeofence", dependencies: ["LocusStore", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Geofence/Library"),
     .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Motion/Library"),
     .target(name: "LocusNotifier", dependencies: ["LocusStore", "CMosquitto", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Notifier/Library"),
+    .target(name: "LocusGpsd", dependencies: ["LocusProtocol", "LocusService"], path: "Services/Gpsd/Library"),
 ]
 
 // MARK: layer 5 — programs that are the bus or talk to it directly: the broker, the map
@@ -59,6 +60,7 @@ let executables: [Target] = [
     .executableTarget(name: "locus-geofence", dependencies: ["LocusGeofence", "LocusBus", "LocusService"], path: "Services/Geofence/Executable"),
     .executableTarget(name: "locus-motion", dependencies: ["LocusMotion", "LocusBus", "LocusService"], path: "Services/Motion/Executable"),
     .executableTarget(name: "locus-notifier", dependencies: ["LocusNotifier", "LocusBus", "LocusService", "LocusProtocol"], path: "Services/Notifier/Executable"),
+    .executableTarget(name: "locus-gpsd", dependencies: ["LocusGpsd", "LocusBus", "LocusService", "LocusMap", "LocusProtocol"], path: "Services/Gpsd/Executable"),
     .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
 ]
 
@@ -75,6 +77,7 @@ let tests: [Target] = [
     .testTarget(name: "LocusNotifierTests", dependencies: ["LocusNotifier", "LocusStore", "LocusProtocol", "LocusService"], path: "Tests/LocusNotifierTests"),
     .testTarget(name: "LocusMapTests", dependencies: ["LocusMap", "LocusProtocol", "LocusService", "LocusBus", "CZeroMQ"], path: "Tests/LocusMapTests"),
     .testTarget(name: "LocusCLITests", dependencies: ["LocusCLI", "LocusService"], path: "Tests/LocusCLITests"),
+    .testTarget(name: "LocusGpsdTests", dependencies: ["LocusGpsd", "LocusProtocol", "LocusService", "LocusProvider"], path: "Tests/LocusGpsdTests"),
 ]
 
 // The layer rule, checked whenever the manifest is read: a service library that names a module
@@ -123,6 +126,7 @@ let package = Package(
         .executable(name: "locus-notifier", targets: ["locus-notifier"]),
         .executable(name: "locus-motion", targets: ["locus-motion"]),
         .executable(name: "locus-geofence", targets: ["locus-geofence"]),
+        .executable(name: "locus-gpsd", targets: ["locus-gpsd"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]
