@@ -112,11 +112,12 @@ public struct GpsdHub: Sendable {
         return actions
     }
 
+    /// Counts reports by their first bytes (lines end in CR LF, one `Character` in Swift, so bytes it is).
     private mutating func count(_ output: String) {
-        for line in output.split(separator: "\n") {
-            if line.hasPrefix("{\"class\":\"TPV\"") { counters.tpvSent += 1 }
-            else if line.hasPrefix("{\"class\":\"SKY\"") { counters.skySent += 1 }
-            else if line.hasPrefix("$") { counters.nmeaSent += 1 }
+        for line in output.utf8.split(separator: UInt8(ascii: "\n")) {
+            if line.starts(with: #"{"class":"TPV""#.utf8) { counters.tpvSent += 1 }
+            else if line.starts(with: #"{"class":"SKY""#.utf8) { counters.skySent += 1 }
+            else if line.first == UInt8(ascii: "$") { counters.nmeaSent += 1 }
         }
     }
 

@@ -13,16 +13,20 @@ public enum GpsdRequest: Sendable, Equatable {
     case unrecognized(String)
 }
 
-/// Cuts the bytes a client sends into commands, as gpsd reads them: a request starts with
-/// `?`, commands follow each other with optional `;` and white space, and a command needs
-/// no line end (libgps sends `?WATCH={"enable":true,"json":true};` with none). Text that
-/// does not start with `?` is ignored up to the end of its line, as gpsd ignores it.
+/// Cuts the bytes a client sends into commands, as gpsd reads them: a line that starts
+/// with `?` holds commands separated by optional white space, each ended by `;` or by its
+/// JSON argument, and a command needs no line end (libgps sends
+/// `?WATCH={"enable":true,"json":true};` with none). A line that does not start with `?`
+/// is ignored, as gpsd ignores it; anything else that is not a command is answered as
+/// an unrecognized request quoting the rest of the line.
 ///
 /// Input is bounded: a client that keeps more than `maximumBytes` unparsed bytes (an
 /// endless line) is told so and dropped by the hub.
 public struct RequestScanner: Sendable {
     public let maximumBytes: Int
     private var buffer: [UInt8] = []
+    /// Whether the next byte begins a line (gpsd looks only at a request's first byte).
+    private var atLineStart = true
 
     public init(maximumBytes: Int = 4096) {
         self.maximumBytes = maximumBytes
@@ -31,7 +35,7 @@ public struct RequestScanner: Sendable {
     /// Bytes waiting for the rest of their command.
     public var pendingBytes: Int { buffer.count }
 
-    /// Appends input; false when the unparsed input passed the bound (the bytes are discarded).
+    /// Appends input; false when the unparsed input passed the bound.
     public mutating func append(_ bytes: some Sequence<UInt8>) -> Bool {
         buffer.append(contentsOf: bytes)
         return buffer.count <= maximumBytes
@@ -43,14 +47,19 @@ public struct RequestScanner: Sendable {
         var index = 0
         scanning: while index < buffer.count {
             let byte = buffer[index]
-            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
-                || byte == UInt8(ascii: ";") {
+            if byte == UInt8(ascii: "\n") {
+                atLineStart = true
                 index += 1
                 continue
             }
-            guard byte == UInt8(ascii: "?") else {
+            if atLineStart && byte != UInt8(ascii: "?") {
                 guard let newline = lineEnd(from: index) else { break scanning }  // wait for the end of the ignored line
-                index = newline + 1
+                index = newline
+                continue
+            }
+            atLineStart = false
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
+                index += 1
                 continue
             }
             switch command(at: index) {
@@ -58,6 +67,7 @@ public struct RequestScanner: Sendable {
             case .complete(let request, let end):
                 requests.append(request)
                 index = end
+                if buffer[end - 1] == UInt8(ascii: "\n") { atLineStart = true }
             }
         }
         buffer.removeFirst(index)
@@ -67,6 +77,7 @@ public struct RequestScanner: Sendable {
     private enum Step { case waiting, complete(GpsdRequest, end: Int) }
 
     private func command(at start: Int) -> Step {
+        guard buffer[start] == UInt8(ascii: "?") else { return unrecognized(at: start) }
         var index = start + 1
         while index < buffer.count, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(buffer[index]) { index += 1 }
         guard index < buffer.count else { return .waiting }
@@ -86,16 +97,23 @@ public struct RequestScanner: Sendable {
             case .incomplete:
                 return .waiting
             case .parsed(let object, let end):
-                return .complete(name == "WATCH" ? .watch(object) : .device(object), end: end)
+                // A `;` right after the object belongs to the command, as in gpsd.
+                let after = end < buffer.count && buffer[end] == UInt8(ascii: ";") ? end + 1 : end
+                return .complete(name == "WATCH" ? .watch(object) : .device(object), end: after)
             case .invalid(let message):
-                return .complete(.invalidArgument(command: name, message: message), end: lineEnd(from: index).map { $0 + 1 } ?? buffer.count)
+                return .complete(.invalidArgument(command: name, message: message), end: lineEnd(from: index) ?? buffer.count)
             }
         }
-        // Unknown: gpsd quotes and consumes the rest of the request.
-        let end = lineEnd(from: start) ?? buffer.count
-        var text = Array(buffer[start..<end])
-        while let last = text.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") { text.removeLast() }
-        return .complete(.unrecognized(String(decoding: text, as: UTF8.self)), end: end)
+        return unrecognized(at: start)
+    }
+
+    /// gpsd quotes and consumes the rest of the request, with the line end it adds when
+    /// there is none.
+    private func unrecognized(at start: Int) -> Step {
+        let end = lineEnd(from: start).map { $0 + 1 } ?? buffer.count
+        var text = String(decoding: buffer[start..<end], as: UTF8.self)
+        if text.utf8.last != UInt8(ascii: "\n") { text += "\n" }
+        return .complete(.unrecognized(text), end: end)
     }
 
     private func lineEnd(from index: Int) -> Int? {

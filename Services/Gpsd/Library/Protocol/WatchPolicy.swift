@@ -28,8 +28,24 @@ public struct WatchPolicy: Sendable, Equatable {
         return policy
     }()
 
-    /// Applies a WATCH object; on a wrong type nothing changes and the message says which member.
+    /// Applies a WATCH object. On a member of the wrong type the message says which; as with
+    /// gpsd, whose parser sets the defaults before it reads a member, the defaulted members
+    /// are then reset while `json`, `nmea` and `raw` keep their values.
     public mutating func apply(_ object: FlatJSONObject) throws(GpsdProtocolError) {
+        do throws(GpsdProtocolError) {
+            try applyMembers(object)
+        } catch {
+            enable = true
+            scaled = false
+            timing = false
+            split24 = false
+            pps = false
+            device = nil
+            throw error
+        }
+    }
+
+    private mutating func applyMembers(_ object: FlatJSONObject) throws(GpsdProtocolError) {
         var next = self
         next.enable = try Self.bool(object, "enable") ?? true
         next.json = try Self.bool(object, "json") ?? json
