@@ -165,7 +165,7 @@ final class GpsdHubTests: XCTestCase {
         XCTAssertTrue(fresh.contains { $0.hasPrefix("$GPGGA,093002.250,3113.8240000,N,12128.4220000,E,1,09,0.80,") })
         let stale = GpsdHub.lines(to: 1, in: hub.apply(.fix(fusedFix(hacc: 5.3384), t: fixTime + 30), now: fixTime + 30))
         // Satellites 29 s old describe another fix: GGA falls back to the HDOP derived from hacc.
-        XCTAssertTrue(stale.contains { $0.hasPrefix("$GPGGA,093031.250,3113.8240000,N,12128.4220000,E,1,,1.00,") })
+        XCTAssertTrue(stale.contains { $0.hasPrefix("$GPGGA,093031.250,3113.8240000,N,12128.4220000,E,1,04,1.00,") })
     }
 
     func testSatellitesOfADeviceNotServedAreDropped() {

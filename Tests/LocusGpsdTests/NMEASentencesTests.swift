@@ -13,7 +13,7 @@ final class NMEASentencesTests: XCTestCase {
     func testGoldenEpoch() {
         XCTAssertEqual(epoch(fusedFix()), [
             "$GPRMC,093001.250,A,3113.8240000,N,12128.4220000,E,2.916,90.00,140526,,,A*61\r\n",
-            "$GPGGA,093001.250,3113.8240000,N,12128.4220000,E,1,,0.94,12.500,M,0.0,M,,*69\r\n",
+            "$GPGGA,093001.250,3113.8240000,N,12128.4220000,E,1,04,0.94,12.500,M,0.0,M,,*6D\r\n",
             "$GPGSA,A,3,,,,,,,,,,,,,,0.94,*0F\r\n",
             "$GPGST,093001.250,,3.312,3.312,0.0,3.312,3.312,3.000*46\r\n",
         ])
@@ -41,7 +41,7 @@ final class NMEASentencesTests: XCTestCase {
         let lines = epoch(Location(device: "car", source: "cache", lat: 1, lon: 2, hacc: 40, mode: "cache", age: 60))
         XCTAssertTrue(lines[0].contains(",A,0100.0000000,N,00200.0000000,E,,,"))
         XCTAssertTrue(lines[0].contains(",,,E*"))
-        XCTAssertTrue(lines[1].contains(",E,6,,"))
+        XCTAssertTrue(lines[1].contains(",E,6,03,"))  // 2D: at least the 3 satellites a 2D fix needs
         XCTAssertTrue(lines[2].hasPrefix("$GPGSA,A,2,"))
     }
 

@@ -10,7 +10,9 @@
 ///   gets the ellipsoid height back exactly.
 /// - Quality 1 (mode indicator `A`) for a position, 6 (`E`) for a dead-reckoned or
 ///   cached one. HDOP and satellites come from the receiver when a raw fix said them;
-///   otherwise HDOP is derived from `hacc` (`GpsdErrorModel.hdop`) and satellites are empty.
+///   otherwise HDOP is derived from `hacc` (`GpsdErrorModel.hdop`) and the satellite count
+///   is the fewest a fix of that dimension needs (4 for 3D, 3 for 2D): gpsd, for one, takes
+///   a GGA with fewer than 3 satellites as "no fix" and drops its position.
 /// - GST carries the one-sigma errors behind `hacc` (and `vacc`); GSA names no satellites.
 public enum NMEASentences {
     public static let talker = "GP"
@@ -37,7 +39,7 @@ public enum NMEASentences {
         let (lat, ns) = latitude(location.lat)
         let (lon, ew) = longitude(location.lon)
         let quality = fix.isEstimated ? "6" : "1"
-        let used = (sky?.used ?? location.sats).map { FixedDecimal.padded($0, width: 2) } ?? ""
+        let used = FixedDecimal.padded(sky?.used ?? location.sats ?? (fix.mode == 3 ? 4 : 3), width: 2)
         let altitude = fix.altitude.map { FixedDecimal.text($0, decimals: 3) } ?? ""
         let separation = fix.altitude == nil ? "" : "0.0"
         return sentence("GGA", [UTCTime(unixSeconds: fix.time).nmeaTimeOfDay, lat, ns, lon, ew, quality, used,
