@@ -37,6 +37,9 @@ final class GpsdServer: @unchecked Sendable {
         }
     }
 
+    /// Bytes the kernel may hold for one client beyond its queue (it doubles the figure for bookkeeping).
+    static let kernelSendBufferBytes = 64 * 1024
+
     struct ServerCounts {
         var accepted = 0
         var refusedBusy = 0
@@ -136,6 +139,10 @@ final class GpsdServer: @unchecked Sendable {
                 var yes: Int32 = 1
                 _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
             }
+            // A fixed kernel send buffer: left to autotuning it grows to megabytes for a reader that
+            // does not read, and the queue bound would take minutes to notice a stalled client.
+            var sendBuffer = Int32(Self.kernelSendBufferBytes)
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
             let id = nextID
             nextID += 1
             clients[id] = Connection(fd: fd, kind: kind, limit: configuration.maximumQueuedBytes)

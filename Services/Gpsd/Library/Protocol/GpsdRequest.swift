@@ -13,12 +13,12 @@ public enum GpsdRequest: Sendable, Equatable {
     case unrecognized(String)
 }
 
-/// Cuts the bytes a client sends into commands, as gpsd reads them: a line that starts
-/// with `?` holds commands separated by optional white space, each ended by `;` or by its
-/// JSON argument, and a command needs no line end (libgps sends
-/// `?WATCH={"enable":true,"json":true};` with none). A line that does not start with `?`
-/// is ignored, as gpsd ignores it; anything else that is not a command is answered as
-/// an unrecognized request quoting the rest of the line.
+/// Cuts the bytes a client sends into commands, as gpsd reads them: a request (a line, or
+/// what arrived after the previous request was complete) that starts with `?` holds
+/// commands separated by optional white space, each ended by `;` or by its JSON argument;
+/// a command needs no line end (libgps sends `?WATCH={"enable":true,"json":true};` with
+/// none). A request that does not start with `?` is ignored, as gpsd ignores it; anything
+/// else that is not a command is answered as an unrecognized request quoting the rest.
 ///
 /// Input is bounded: a client that keeps more than `maximumBytes` unparsed bytes (an
 /// endless line) is told so and dropped by the hub.
@@ -70,6 +70,9 @@ public struct RequestScanner: Sendable {
                 if buffer[end - 1] == UInt8(ascii: "\n") { atLineStart = true }
             }
         }
+        // Like gpsd, which reads each arrival as a request of its own: input that ended with
+        // complete commands leaves the next bytes starting a new request.
+        if index == buffer.count { atLineStart = true }
         buffer.removeFirst(index)
         return requests
     }
