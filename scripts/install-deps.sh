@@ -14,6 +14,9 @@ debian_packages+=(mosquitto mosquitto-clients)  # a real MQTT broker and mosquit
 debian_packages+=(dbus dbus-daemon dbus-bin libnotify-bin libglib2.0-bin)  # dbus-run-session, dbus-monitor, notify-send, gdbus for the desktop sink test
 debian_packages+=(iproute2 systemd)  # ip netns for the multi-host test, systemd-analyze for the unit check
 debian_packages+=(chromium)  # headless browser for the map page test (Tests/IntegrationTests/test_map_browser.py)
+# gpsd's own clients and GeoClue for locus-gpsd's tests (Tests/IntegrationTests/test_gpsd*.py):
+# cgps (gpsd-tools) run under tmux, the Python client, GeoClue 2 and its demo client where-am-i.
+debian_packages+=(gpsd-tools python3-gps tmux geoclue-2.0 geoclue-2-demo)
 python_packages=(pyzmq geographiclib shapely pytest jsonschema)
 python_modules="zmq, geographiclib, shapely, pytest, jsonschema"
 

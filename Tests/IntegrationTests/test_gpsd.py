@@ -195,3 +195,31 @@ def test_stops_cleanly_and_removes_its_socket(bus, processes, runtime_dir):
     assert not path.exists()
     with pytest.raises((ConnectionError, OSError)):
         client.line(timeout=5)
+
+
+def test_locus_up_starts_it_only_when_asked(runtime_dir, processes):
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    configs = runtime_dir / "configs"
+    configs.mkdir()
+    (configs / "gpsd.json").write_text(json.dumps({"listen": f"127.0.0.1:{port}"}))
+    env = dict(os.environ, LOCUS_PUB=f"ipc://{runtime_dir}/pub", LOCUS_SUB=f"ipc://{runtime_dir}/sub")
+    up = processes.start([str(bin_dir() / "locus"), "up", "--bin", str(bin_dir()), "--only", "bus,fusion", "--with", "gpsd",
+                          "--config-dir", str(configs)], env, "up")
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            client = Client(port)
+            break
+        except OSError:
+            assert up.poll() is None and time.monotonic() < deadline, processes.log("up")
+            time.sleep(0.2)
+    assert client.object()["class"] == "VERSION"
+    client.close()
+    assert "locus-gpsd" in processes.log("up")
+    up.terminate()
+    assert up.wait(timeout=20) == 0
+    done = subprocess.run([str(bin_dir() / "locus"), "up", "--with", "nothing"], env=env, capture_output=True, text=True, timeout=10)
+    assert done.returncode == 64 and "--with takes gpsd" in done.stderr

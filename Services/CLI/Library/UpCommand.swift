@@ -8,13 +8,14 @@ enum UpCommand {
     static let spec = CommandLineSpec(
         program: "locus up",
         summary: "start the bus and every installed service, restarting any that crash",
-        usage: "locus up [--bin DIR] [--provider 'PLUGIN ARGS'...] [--only NAMES] [--config-dir DIR] [--state DIR]",
+        usage: "locus up [--bin DIR] [--provider 'PLUGIN ARGS'...] [--only NAMES] [--with gpsd] [--config-dir DIR] [--state DIR]",
         options: [
             OptionSpec("--pub", value: "ENDPOINT", help: "bus endpoint for publishers", environment: "LOCUS_PUB"),
             OptionSpec("--sub", value: "ENDPOINT", help: "bus endpoint for subscribers", environment: "LOCUS_SUB"),
             OptionSpec("--bin", value: "DIR", help: "where the locus-* executables are (default: beside locus)"),
             OptionSpec("--provider", value: "ARGS", help: "also run `locus-provider ARGS` (repeatable)", repeatable: true),
             OptionSpec("--only", value: "NAMES", help: "comma-separated services to start (default: all installed)"),
+            OptionSpec("--with", value: "NAMES", help: "comma-separated optional services to start too: gpsd (it takes port 2947)"),
             OptionSpec("--config-dir", value: "DIR", help: "start each service with --config DIR/<service>.json when that file exists (bus.json, fusion.json, ...)"),
             OptionSpec("--state", value: "DIR", help: "where services without a config file keep their state: the notifier's outbox and notifications.jsonl, the geofence's regions (default: $XDG_STATE_HOME/locus or ~/.local/state/locus)"),
             OptionSpec("--healthy-after", value: "SECONDS", help: "a service that ran this long before exiting is restarted after 0.5 s again", default: "30"),
@@ -35,6 +36,16 @@ enum UpCommand {
         if let only = options.string("--only") {
             let wanted = Set(only.split(separator: ",").map { $0.hasPrefix("locus-") ? String($0) : "locus-" + $0 })
             services = services.filter { wanted.contains($0) }
+        }
+        for name in (options.string("--with") ?? "").split(separator: ",").map({ $0.hasPrefix("locus-") ? String($0) : "locus-" + $0 }) {
+            guard Supervisor.optionalServices.contains(name) else {
+                ServiceProgram.usageFailure("locus up", "--with takes \(Supervisor.optionalServices.map { $0.dropFirst(6) }.joined(separator: ", ")), not '\(name.dropFirst(6))'")
+            }
+            guard FileManager.default.isExecutableFile(atPath: directory + "/" + name) else {
+                log.error("\(name) not found in \(directory) (build with `swift build` or pass --bin)")
+                return 69
+            }
+            if !services.contains(name) { services.append(name) }
         }
         guard services.first == "locus-bus" || options.string("--only") != nil else {
             log.error("locus-bus not found in \(directory) (build with `swift build` or pass --bin)")
