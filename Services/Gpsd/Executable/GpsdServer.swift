@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LocusBus
+import LocusService
 import LocusGpsd
 import LocusMap
 

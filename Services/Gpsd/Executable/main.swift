@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusGpsd
 import LocusMap
 import LocusProtocol

@@ -1,4 +1,4 @@
-public import LocusBus
+public import LocusService
 public import LocusProtocol
 
 /// The bus side of `locus-gpsd`: picks the served devices' fixes (and the satellite counts
