@@ -3,7 +3,7 @@ python3-gps client and cgps under tmux, on a real stack (bus, locus-fusion, locu
 drive of raw fixes; the fixes they show are compared with the fused fixes recorded on the bus."""
 import json
 import os
-import shutil
+import re
 import subprocess
 import time
 
@@ -223,3 +223,24 @@ def test_locus_up_starts_it_only_when_asked(runtime_dir, processes):
     assert up.wait(timeout=20) == 0
     done = subprocess.run([str(bin_dir() / "locus"), "up", "--with", "nothing"], env=env, capture_output=True, text=True, timeout=10)
     assert done.returncode == 64 and "--with takes gpsd" in done.stderr
+
+
+def test_stdio_serves_fixes_read_from_stdin(processes, runtime_dir):
+    """--stdio: text-form messages on stdin instead of the bus (a recorded stream served to gpsd clients)."""
+    process = processes.start([str(bin_dir() / "locus-gpsd"), "--stdio", "--listen", "127.0.0.1:0"], dict(os.environ),
+                              "stdio", stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    deadline = time.monotonic() + 15
+    while not (found := re.search(r"protocol on 127\.0\.0\.1:(\d+)", processes.log("stdio"))):
+        assert process.poll() is None and time.monotonic() < deadline, processes.log("stdio")
+        time.sleep(0.05)
+    client = Client(int(found.group(1)))
+    client.send('?WATCH={"enable":true,"json":true};')
+    client.wait_for(lambda o: o["class"] == "WATCH")
+    body = {"v": 1, "type": "location", "id": "s1", "t": 1_790_000_000.5, "src": "test/stdio", "seq": 1, "device": "boat",
+            "source": "fused", "lat": -41.2865, "lon": 174.7762, "hacc": 7.5}
+    process.stdin.write(f"location.fused.boat {json.dumps(body)}\n")
+    process.stdin.flush()
+    tpv = client.wait_for(lambda o: o["class"] == "TPV")
+    assert (tpv["device"], tpv["mode"], tpv["time"], tpv["lat"], tpv["lon"]) == \
+        ("locus://boat", 2, "2026-09-21T14:13:20.500Z", -41.2865, 174.7762)
+    client.close()
