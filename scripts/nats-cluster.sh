@@ -38,6 +38,10 @@ write_config() {  # node index (1..3)
     fi
 }
 
+alive() {  # pid: running and not a zombie (a killed node whose parent has not reaped it yet)
+    kill -0 "$1" 2>/dev/null && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}
+
 wait_ready() {  # every node answers /healthz (JetStream current) within 30 s
     python3 - "$port" <<'PY'
 import sys, time, urllib.request
@@ -62,7 +66,7 @@ case "$command" in
         command -v nats-server >/dev/null || { echo "nats-cluster: nats-server is not installed (scripts/install-deps.sh)" >&2; exit 69; }
         mkdir -p "$dir"
         for n in 1 2 3; do
-            if [ -f "$dir/n$n/pid" ] && kill -0 "$(cat "$dir/n$n/pid")" 2>/dev/null; then continue; fi
+            if [ -f "$dir/n$n/pid" ] && alive "$(cat "$dir/n$n/pid")"; then continue; fi
             write_config "$n"
             nats-server -c "$dir/n$n/nats.conf" >>"$dir/n$n/log" 2>&1 &
             echo $! > "$dir/n$n/pid"
@@ -78,7 +82,7 @@ case "$command" in
             [ -f "$dir/n$n/pid" ] || continue
             pid=$(cat "$dir/n$n/pid")
             kill -TERM "$pid" 2>/dev/null || true
-            for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+            for _ in $(seq 100); do alive "$pid" || break; sleep 0.1; done
             kill -KILL "$pid" 2>/dev/null || true
             rm -f "$dir/n$n/pid"
         done

@@ -35,7 +35,9 @@ public final class NATSConnection: @unchecked Sendable {
         case let .credentialsFile(path)?: natsOptions_SetUserCredentialsFromFiles(options, path, nil)
         case nil: break
         }
-        let context = Unmanaged.passUnretained(events).toOpaque()
+        // cnats may call these from its own threads even while the connection is being
+        // destroyed, so the callbacks hold their own reference (a few bytes per connection).
+        let context = Unmanaged.passRetained(events).toOpaque()
         natsOptions_SetDisconnectedCB(options, { _, closure in
             guard let closure else { return }
             Unmanaged<NATSConnectionEvents>.fromOpaque(closure).takeUnretainedValue().count(\.disconnections)
@@ -60,7 +62,7 @@ public final class NATSConnection: @unchecked Sendable {
         jsOptions.Wait = 5000
         jsOptions.PublishAsync.MaxPending = 65_536
         jsOptions.PublishAsync.StallWait = 1000
-        jsOptions.PublishAsync.ErrHandlerClosure = Unmanaged.passUnretained(failedPublishes).toOpaque()
+        jsOptions.PublishAsync.ErrHandlerClosure = Unmanaged.passRetained(failedPublishes).toOpaque()
         jsOptions.PublishAsync.ErrHandler = { _, failure, closure in
             guard let failure, let closure else { return }
             let failed = Unmanaged<NATSFailedPublishes>.fromOpaque(closure).takeUnretainedValue()

@@ -84,16 +84,17 @@ def per_device(sink):
     return out
 
 
-def run_pipeline(cluster, scenario, work, kill_during=None):
+def run_pipeline(cluster, scenario, work, provider_pace=("--rate", "max"), killer=None):
     """Starts every stage on the cluster, replays the drive, returns the notifier's sink."""
     logs = work / "logs"
     logs.mkdir()
     log = lambda name: open(logs / f"{name}.log", "w")  # noqa: E731
     services = {}
+    def geofence(k):
+        return start_service(cluster, "locus-geofence", *scenario.geofence_arguments(work / f"geofence{k}.sqlite"),
+                             "--partition", f"{k}/3", log=open(logs / f"geofence{k}.log", "a"))
     for k in range(3):
-        services[f"geofence{k}"] = start_service(
-            cluster, "locus-geofence", *scenario.geofence_arguments(work / f"geofence{k}.sqlite"),
-            "--partition", f"{k}/3", log=log(f"geofence{k}"))
+        services[f"geofence{k}"] = geofence(k)
     for k in range(2):
         services[f"fusion{k}"] = start_service(cluster, "locus-fusion", "--partition", f"{k}/2", log=log(f"fusion{k}"))
     sink = work / "sink.jsonl"
@@ -106,8 +107,11 @@ def run_pipeline(cluster, scenario, work, kill_during=None):
         added = asyncio.run(publish_regions(cluster.urls, scenario, partitions=3))
         assert len(added) == 3 and all(v == len(scenario.regions) for v in added.values()), added
         providers = [start_service(cluster, "locus-provider", *provider_arguments(scenario, device, 7 + index),
-                                   "--rate", "max", log=log(f"provider{index}"))
+                                   *provider_pace, log=log(f"provider{index}"))
                      for index, device in enumerate(DEVICES)]
+        if killer:
+            killer = killer(cluster, services, geofence)
+            killer.run(until=lambda: all(p.poll() is not None for p in providers))
         for process in providers:
             assert process.wait(timeout=300) == 0, "a provider failed (logs in " + str(logs) + ")"
         chaos.settle(sink, quiet_seconds=5, timeout=240)
@@ -116,15 +120,67 @@ def run_pipeline(cluster, scenario, work, kill_during=None):
     finally:
         for process in services.values():
             stop(process)
-    return chaos.read_sink(sink)
+    return chaos.read_sink(sink), killer
 
 
 def test_replayed_drive_over_nats_equals_the_stdio_reference(cluster, tmp_path):
     scenario = chaos.Scenario(route_seconds=900, speed=10, decoys=50)
     expected = reference_sink(scenario, tmp_path)
     assert len(expected) >= 4 * 8, "the reference drive crosses regions"
-    got = run_pipeline(cluster, scenario, tmp_path)
+    got, _ = run_pipeline(cluster, scenario, tmp_path)
     ids = [n["id"] for n in got]
     assert len(ids) == len(set(ids)), "a notification was delivered twice"
     assert per_device(got) == per_device(expected), "per device, the same notifications in the same order"
     assert len(got) == len(expected)
+
+
+async def stream_leader(urls, stream):
+    client = await nats.connect(servers=urls, connect_timeout=2, max_reconnect_attempts=2)
+    try:
+        info = await client.jetstream().stream_info(stream)
+        return info.cluster.leader if info.cluster else None
+    finally:
+        await client.close()
+
+
+class Killer:
+    """SIGKILLs, in turn, the nats-server leading the position stream (restarted 1 s later,
+    once the cluster is whole again) and a geofence partition (restarted at once with the
+    same arguments), until the drive ends."""
+
+    def __init__(self, cluster, services, restart_geofence):
+        self.cluster = cluster
+        self.services = services
+        self.restart_geofence = restart_geofence
+        self.kills = []
+
+    def run(self, until, pause=1.0):
+        turn = 0
+        while not until():
+            if turn % 2 == 0:
+                leader = asyncio.run(stream_leader(self.cluster.urls[turn // 2 % 3:] + self.cluster.urls, "LOCUS_FIXES"))
+                if leader:
+                    node = int(leader.lstrip("n"))
+                    os.kill(self.cluster.pid(node), 9)
+                    self.kills.append(("nats-server", leader))
+                    time.sleep(pause)
+                    self.cluster.restart(node)
+            else:
+                k = turn // 2 % 3
+                process = self.services[f"geofence{k}"]
+                process.kill()
+                process.wait()
+                self.kills.append(("locus-geofence", k))
+                self.services[f"geofence{k}"] = self.restart_geofence(k)
+                time.sleep(pause)
+            turn += 1
+
+
+def test_same_notifications_while_the_stream_leader_and_geofence_partitions_are_killed(cluster, tmp_path):
+    scenario = chaos.Scenario(route_seconds=1500, speed=10, decoys=50)
+    expected = reference_sink(scenario, tmp_path)
+    got, killer = run_pipeline(cluster, scenario, tmp_path, provider_pace=("--speed", "15"), killer=Killer)
+    ids = [n["id"] for n in got]
+    assert len(ids) == len(set(ids)), "a notification was delivered twice"
+    assert per_device(got) == per_device(expected), f"after {len(killer.kills)} kills"
+    assert len(killer.kills) >= 20, killer.kills
