@@ -116,6 +116,40 @@ public final class NATSConnection: @unchecked Sendable {
         try publishDurable(message: message)
     }
 
+    /// Publishes to JetStream and waits for the stream's acknowledgement, sending again (same
+    /// `Nats-Msg-Id`, so never stored twice) while the servers elect a leader or reconnect:
+    /// events keep their order this way, which asynchronous re-sends could not promise. After
+    /// `patienceSeconds` it leaves the message to the asynchronous re-send path instead.
+    public func publishDurableInOrder(subject: String, body: [UInt8], id: String, patienceSeconds: Double = 30) {
+        let deadline = Date().addingTimeInterval(patienceSeconds)
+        var backOff: useconds_t = 50_000
+        while true {
+            var message: OpaquePointer?
+            let created = body.withUnsafeBytes { natsMsg_Create(&message, subject, nil, $0.baseAddress?.assumingMemoryBound(to: CChar.self), Int32($0.count)) }
+            guard created == NATS_OK else { return }
+            natsMsgHeader_Set(message, "Nats-Msg-Id", id)
+            var options = jsPubOptions()
+            jsPubOptions_Init(&options)
+            options.MaxWait = 2000
+            var ack: UnsafeMutablePointer<jsPubAck>?
+            var code = jsErrCode(0)
+            let status = js_PublishMsg(&ack, jetStream, message, &options, &code)
+            jsPubAck_Destroy(ack)
+            if status == NATS_OK {
+                natsMsg_Destroy(message)
+                return
+            }
+            events.count(\.resent)
+            if Date() >= deadline {
+                failedPublishes.add(message!)
+                return
+            }
+            natsMsg_Destroy(message)
+            usleep(backOff)
+            backOff = min(backOff * 2, 1_000_000)
+        }
+    }
+
     /// Sends a built message to JetStream (it already carries its `Nats-Msg-Id`).
     func publishDurable(message: OpaquePointer?) throws(NATSError) {
         var message = message

@@ -43,6 +43,9 @@ public final class NATSTransport: BusTransport {
         let subject = SubjectMapping.subject(forTopic: topic)
         let body = MessageCodec.encode(message)
         switch StreamLayout.route(forTopic: topic) {
+        case .durable(let stream) where stream == StreamLayout.events:
+            connection.publishDurableInOrder(subject: subject, body: body, id: message.envelope.id)
+            sent += 1
         case .durable:
             do {
                 try connection.publishDurable(subject: subject, body: body, id: message.envelope.id)

@@ -46,6 +46,7 @@ extension ServiceRuntime {
             }
             if current >= nextTick {
                 batch(now: current, emit: emit) { held in held(logic.tick(now: current)) }
+                commit(transport)
                 nextTick = current + settings.tickIntervalSeconds
             }
             let timeout = max(1, Int((min(nextTick, nextHealth) - current) * 1000))
@@ -67,6 +68,7 @@ extension ServiceRuntime {
                     batch(now: time, emit: emit) { held in
                         if take(injector.drain(), now: time, emit: { held([$0]) }) { stopping = true }
                     }
+                    commit(transport)
                 }
             }
             if readable[stopIndex] {
