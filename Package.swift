@@ -14,6 +14,7 @@ let cLibraries: [Target] = [
     .systemLibrary(name: "CZeroMQ", path: "Shared/CZeroMQ"),
     .systemLibrary(name: "CSQLite", path: "Shared/CSQLite"),
     .systemLibrary(name: "CMosquitto", path: "Shared/CMosquitto"),
+    .systemLibrary(name: "CNATS", path: "Shared/CNATS"),
 ]
 
 // MARK: layer 2 — the foundation every service stands on, with no socket in it: the wire
@@ -26,9 +27,11 @@ let foundation: [Target] = [
 ]
 
 // MARK: layer 3 — the transport: ZeroMQ sockets, publisher and subscriber, and the runtime that
-// runs a service's logic on the bus or in a --stdio pipeline.
+// runs a service's logic on the bus or in a --stdio pipeline; the NATS transport it picks for a
+// nats:// endpoint (docs/nats.md).
 let transport: [Target] = [
-    .target(name: "LocusBus", dependencies: ["CZeroMQ", "LocusProtocol", "LocusService"], path: "Shared/LocusBus"),
+    .target(name: "LocusNATS", dependencies: ["CNATS", "LocusProtocol", "LocusService"], path: "Shared/LocusNATS"),
+    .target(name: "LocusBus", dependencies: ["CZeroMQ", "LocusProtocol", "LocusService", "LocusNATS"], path: "Shared/LocusBus"),
 ]
 
 // MARK: layer 4 — service logic: messages in, messages out. These may import only the
@@ -69,6 +72,7 @@ let tests: [Target] = [
     .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),
     .testTarget(name: "LocusGeoTests", dependencies: ["LocusGeo"], path: "Tests/LocusGeoTests", exclude: ["Fixtures"]),
     .testTarget(name: "LocusStoreTests", dependencies: ["LocusStore", "CSQLite"], path: "Tests/LocusStoreTests"),
+    .testTarget(name: "LocusNATSTests", dependencies: ["LocusNATS", "LocusService", "LocusProtocol"], path: "Tests/LocusNATSTests"),
     .testTarget(name: "LocusBusTests", dependencies: ["LocusBus", "LocusService", "LocusBroker", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBusTests"),
     .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusService", "LocusProtocol"], path: "Tests/LocusProviderTests"),
     .testTarget(name: "LocusFusionTests", dependencies: ["LocusFusion", "LocusProtocol", "LocusGeo", "LocusService"], path: "Tests/LocusFusionTests"),

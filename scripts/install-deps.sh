@@ -8,7 +8,8 @@ set -euo pipefail
 
 debian_packages=(make)  # the Makefile is how tests and the demo are run
 
-debian_packages+=(libzmq3-dev libsqlite3-dev libmosquitto-dev)  # C libraries the Swift targets link
+debian_packages+=(libzmq3-dev libsqlite3-dev libmosquitto-dev libnats-dev)  # C libraries the Swift targets link
+debian_packages+=(nats-server)  # the NATS cluster of the fleet tier (scripts/nats-cluster.sh, test_nats_*.py)
 debian_packages+=(gpsd gpsd-clients)  # gpsd and gpsfake for the gpsd source tests
 debian_packages+=(mosquitto mosquitto-clients)  # a real MQTT broker and mosquitto_sub for the MQTT sink test
 debian_packages+=(dbus dbus-daemon dbus-bin libnotify-bin libglib2.0-bin)  # dbus-run-session, dbus-monitor, notify-send, gdbus for the desktop sink test
@@ -17,8 +18,8 @@ debian_packages+=(chromium)  # headless browser for the map page test (Tests/Int
 # gpsd's own clients and GeoClue for locus-gpsd's tests (Tests/IntegrationTests/test_gpsd*.py):
 # cgps (gpsd-tools) run under tmux, the Python client, GeoClue 2 and its demo client where-am-i.
 debian_packages+=(gpsd-tools python3-gps tmux geoclue-2.0 geoclue-2-demo)
-python_packages=(pyzmq geographiclib shapely pytest jsonschema)
-python_modules="zmq, geographiclib, shapely, pytest, jsonschema"
+python_packages=(pyzmq geographiclib shapely pytest jsonschema nats-py)
+python_modules="zmq, geographiclib, shapely, pytest, jsonschema, nats"
 
 if [ "${1:-}" = "--print-packages" ]; then
     printf 'debian %s\n' "${debian_packages[@]}"

@@ -12,10 +12,12 @@ public enum ServiceProgram {
     /// Options every service accepts (docs/protocol.md, "Programs").
     public static let commonOptions: [OptionSpec] = [
         OptionSpec("--config", value: "FILE", help: "read options from a JSON object (keys are option names without dashes)"),
-        OptionSpec("--pub", value: "ENDPOINT", help: "bus endpoint publishers connect to", environment: "LOCUS_PUB"),
+        OptionSpec("--pub", value: "ENDPOINT", help: "bus endpoint publishers connect to (nats://HOST:PORT[,…]: a NATS cluster, docs/nats.md)", environment: "LOCUS_PUB"),
         OptionSpec("--sub", value: "ENDPOINT", help: "bus endpoint subscribers connect to", environment: "LOCUS_SUB"),
         OptionSpec("--curve-key", value: "FILE", help: "this service's CURVE keypair file (locus keys gen) for a tcp bus", environment: "LOCUS_CURVE_KEY"),
         OptionSpec("--curve-server-key", value: "FILE", help: "the bus's CURVE public key file", environment: "LOCUS_CURVE_SERVER_KEY"),
+        OptionSpec("--nats-credentials", value: "FILE", help: "on NATS: a file with 'user:password' or a NATS .creds file", environment: "LOCUS_NATS_CREDENTIALS"),
+        OptionSpec("--partition", value: "K/N", help: "on NATS: consume the server's device partition K of N (docs/nats.md)"),
         OptionSpec("--stdio", help: "read text-form messages from stdin and write them to stdout instead of using the bus"),
         OptionSpec("--instance", value: "NAME", help: "instance name used in the `src` of published messages", default: "main"),
         OptionSpec("--shard", value: "K/N", help: "handle only the devices rendezvous hashing gives to instance K of N"),

@@ -1,4 +1,5 @@
 public import LocusService
+import LocusNATS
 /// How a service runs: on the bus or as a `--stdio` filter, and with which timers.
 public struct RuntimeSettings: Sendable {
     /// The short name used in topics: `health.<service>`, `error.<service>`.
@@ -20,6 +21,13 @@ public struct RuntimeSettings: Sendable {
     public var shard: Shard = .whole
     /// CURVE client keys for a tcp bus with authentication; nil keeps NULL security (ipc).
     public var curve: CurveClientOptions?
+    /// On NATS (`--partition K/N`): the server's device partition this instance consumes.
+    public var partition: Shard?
+    /// On NATS: the credentials file (`--nats-credentials`).
+    public var natsCredentialsFile: String?
+
+    /// Whether the endpoints name a NATS cluster rather than the ZeroMQ bus.
+    public var usesNATS: Bool { NATSEndpoint.isNATS(endpoints.pub) }
 
     public init(service: String, program: String, endpoints: BusEndpoints, stdio: Bool = false,
                 instance: String = "main", healthIntervalSeconds: Double = 2, logLevel: ServiceLog.Level = .info) {
@@ -53,6 +61,17 @@ public struct RuntimeSettings: Sendable {
             }
             self.shard = shard
             if shard.count > 1 && options.string("--instance") == "main" { instance = "shard\(shard.index)" }
+        }
+        natsCredentialsFile = options.string("--nats-credentials")
+        if let text = options.string("--partition") {
+            guard let partition = Shard(text) else {
+                ServiceProgram.usageFailure(program, "--partition must be K/N with 0 <= K < N, got '\(text)'")
+            }
+            guard usesNATS else {
+                ServiceProgram.usageFailure(program, "--partition needs a NATS bus (--pub nats://…); on the ZeroMQ bus use --shard")
+            }
+            self.partition = partition
+            if options.string("--instance") == "main" { instance = "p\(partition.index)" }
         }
         do {
             curve = try CurveClientOptions.load(keyFile: options.string("--curve-key"),

@@ -11,22 +11,22 @@ public import LocusService
 /// messages, or the lines of one read): the messages the logic returns are held until the
 /// batch ends and `ServiceLogic.flush(now:)` has returned, then published in order.
 public final class ServiceRuntime<Logic: ServiceLogic> {
-    public private(set) var logic: Logic
+    public internal(set) var logic: Logic
     public let settings: RuntimeSettings
     public let log: ServiceLog
     private var throttled: ThrottledLog
-    private var injectors: [Injector] = []
-    private var finishedSources = 0
-    private let stopRequest = Wakeup()
-    private var counters = Counters()
+    var injectors: [Injector] = []
+    var finishedSources = 0
+    let stopRequest = Wakeup()
+    var counters = Counters()
     /// Per-message counts as plain integers (no string hashing on the hot path).
-    private var received = 0
-    private var otherShard = 0
+    var received = 0
+    var otherShard = 0
     private var recent = RecentIDs()
-    private var sequences = SequenceTracker()
-    private var ids = MessageIDGenerator()
-    private var seq = 0
-    private let started = Date().timeIntervalSince1970
+    var sequences = SequenceTracker()
+    var ids = MessageIDGenerator()
+    var seq = 0
+    let started = Date().timeIntervalSince1970
     private var stdioClock = 0.0
     /// Bus messages handled before a flush. A service that commits per batch (the geofence)
     /// writes each touched database page once per batch, so under a flood a larger batch
@@ -58,7 +58,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         let signals = ServiceProgram.handleTerminationSignals { _ in request.signal() }
         defer { signals.forEach { $0.cancel() } }
         do {
-            return try settings.stdio ? runStdio() : runBus()
+            return try settings.stdio ? runStdio() : settings.usesNATS ? runOnTransport() : runBus()
         } catch {
             log.error("stopped: \(error)")
             return 1
@@ -253,12 +253,12 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
 
     // MARK: shared
 
-    private func now() -> Double { Date().timeIntervalSince1970 }
+    func now() -> Double { Date().timeIntervalSince1970 }
 
     /// Runs one batch of inputs: `body` hands what the logic returns to `held`; once it is
     /// done the logic's `flush` runs and only then is everything published, in order.
     /// `now` is the time the batch started (the flush reports at that time).
-    private func batch<Failure: Error>(now: Double, emit: (Outbound) -> Void,
+    func batch<Failure: Error>(now: Double, emit: (Outbound) -> Void,
                                        _ body: (_ held: (([Outbound]) -> Void)) throws(Failure) -> Void) throws(Failure) {
         var outbound: [Outbound] = []
         defer {
@@ -281,7 +281,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
 
     /// `screened`: the bus subscriber has already skipped other shards' devices, dropped repeats
     /// and followed `seq`, so it is not done twice.
-    private func deliver(_ message: Message, topic: String, now: Double, screened: Bool = false) -> [Outbound] {
+    func deliver(_ message: Message, topic: String, now: Double, screened: Bool = false) -> [Outbound] {
         if !screened {
             guard settings.shard.accepts(topic: topic) else {
                 otherShard += 1
@@ -297,7 +297,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         return logic.receive(message, topic: topic, now: now)
     }
 
-    private func reject(_ error: ProtocolError, topic: String?, now: Double) -> [Outbound] {
+    func reject(_ error: ProtocolError, topic: String?, now: Double) -> [Outbound] {
         counters.add("rejected")
         throttled.warn("rejected input\(topic.map { " on \($0)" } ?? ""): \(error.message)", now: now)
         let report = ErrorReport(code: error.code.rawValue, message: error.message, topic: topic)
@@ -305,7 +305,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     }
 
     /// Applies injected items; returns true when every source has finished and the service should stop.
-    private func take(_ items: [Injector.Item], now: Double, emit: (Outbound) -> Void) -> Bool {
+    func take(_ items: [Injector.Item], now: Double, emit: (Outbound) -> Void) -> Bool {
         for item in items {
             switch item {
             case .publish(let outbound):
