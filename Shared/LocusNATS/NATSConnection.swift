@@ -10,8 +10,8 @@ public final class NATSConnection: @unchecked Sendable {
     let jetStream: OpaquePointer
     public let endpoint: NATSEndpoint
     private let events = NATSConnectionEvents()
-    /// JetStream publishes the servers refused or lost, to send again (same `Nats-Msg-Id`).
-    let failedPublishes = NATSFailedPublishes()
+    /// JetStream publishing, confirmed and kept in order (`NATSDurablePublisher`).
+    let durable = NATSDurablePublisher()
 
     /// Connects, or throws a clear error (refused credentials, no server reachable within
     /// `timeoutSeconds`). The caller retries with back-off.
@@ -62,16 +62,9 @@ public final class NATSConnection: @unchecked Sendable {
         jsOptions.Wait = 5000
         jsOptions.PublishAsync.MaxPending = 65_536
         jsOptions.PublishAsync.StallWait = 1000
-        jsOptions.PublishAsync.ErrHandlerClosure = Unmanaged.passRetained(failedPublishes).toOpaque()
-        jsOptions.PublishAsync.ErrHandler = { _, failure, closure in
-            guard let failure, let closure else { return }
-            let failed = Unmanaged<NATSFailedPublishes>.fromOpaque(closure).takeUnretainedValue()
-            // Taking the message keeps it for a re-send instead of cnats destroying it.
-            if let message = failure.pointee.Msg {
-                failed.add(message)
-                failure.pointee.Msg = nil
-            }
-        }
+        jsOptions.PublishAsync.AckHandler = NATSDurablePublisher.handler
+        // Retained for the same reason as the connection callbacks' context.
+        jsOptions.PublishAsync.AckHandlerClosure = Unmanaged.passRetained(durable).toOpaque()
         var jetStream: OpaquePointer?
         let jsStatus = natsConnection_JetStream(&jetStream, connection, &jsOptions)
         guard jsStatus == NATS_OK, let jetStream else {
@@ -79,6 +72,7 @@ public final class NATSConnection: @unchecked Sendable {
             throw NATSError("cannot open JetStream on \(endpoint): \(Self.text(jsStatus))")
         }
         self.jetStream = jetStream
+        durable.jetStream = jetStream
     }
 
     deinit {
@@ -107,89 +101,22 @@ public final class NATSConnection: @unchecked Sendable {
         body.withUnsafeBytes { natsConnection_Publish(connection, subject, $0.baseAddress, Int32($0.count)) } == NATS_OK
     }
 
-    /// Publishes to JetStream without waiting; `id` goes in `Nats-Msg-Id` so the stream drops a repeat.
-    public func publishDurable(subject: String, body: [UInt8], id: String) throws(NATSError) {
+    /// Publishes to JetStream without waiting; `id` goes in `Nats-Msg-Id` so the stream drops
+    /// a repeat. `confirmPublishes` tells when it is stored.
+    public func publishDurable(subject: String, body: [UInt8], id: String, stream: String) throws(NATSError) {
         var message: OpaquePointer?
         let created = body.withUnsafeBytes { natsMsg_Create(&message, subject, nil, $0.baseAddress?.assumingMemoryBound(to: CChar.self), Int32($0.count)) }
         try check(created, "cannot build a NATS message")
+        guard let message else { throw NATSError("cannot build a NATS message") }
         natsMsgHeader_Set(message, "Nats-Msg-Id", id)
-        try publishDurable(message: message)
+        durable.publish(message, stream: stream)
     }
 
-    /// Publishes to JetStream and waits for the stream's acknowledgement, sending again (same
-    /// `Nats-Msg-Id`, so never stored twice) while the servers elect a leader or reconnect:
-    /// events keep their order this way, which asynchronous re-sends could not promise. After
-    /// `patienceSeconds` it leaves the message to the asynchronous re-send path instead.
-    public func publishDurableInOrder(subject: String, body: [UInt8], id: String, patienceSeconds: Double = 30) {
-        let deadline = Date().addingTimeInterval(patienceSeconds)
-        var backOff: useconds_t = 50_000
-        while true {
-            var message: OpaquePointer?
-            let created = body.withUnsafeBytes { natsMsg_Create(&message, subject, nil, $0.baseAddress?.assumingMemoryBound(to: CChar.self), Int32($0.count)) }
-            guard created == NATS_OK else { return }
-            natsMsgHeader_Set(message, "Nats-Msg-Id", id)
-            var options = jsPubOptions()
-            jsPubOptions_Init(&options)
-            options.MaxWait = 2000
-            var ack: UnsafeMutablePointer<jsPubAck>?
-            var code = jsErrCode(0)
-            let status = js_PublishMsg(&ack, jetStream, message, &options, &code)
-            jsPubAck_Destroy(ack)
-            if status == NATS_OK {
-                natsMsg_Destroy(message)
-                return
-            }
-            events.count(\.resent)
-            if Date() >= deadline {
-                failedPublishes.add(message!)
-                return
-            }
-            natsMsg_Destroy(message)
-            usleep(backOff)
-            backOff = min(backOff * 2, 1_000_000)
-        }
-    }
-
-    /// Sends a built message to JetStream (it already carries its `Nats-Msg-Id`).
-    func publishDurable(message: OpaquePointer?) throws(NATSError) {
-        var message = message
-        let status = js_PublishMsgAsync(jetStream, &message, nil)
-        if status != NATS_OK {
-            // Kept for a later re-send, never dropped.
-            if let message { failedPublishes.add(message) }
-            throw NATSError("JetStream publish failed: \(Self.text(status))")
-        }
-    }
-
-    /// Waits until every JetStream publish is acknowledged; on time-out, takes the ones still
-    /// waiting and sends them again (the stream drops any that had arrived, by id). False when
-    /// some are still unconfirmed.
+    /// Waits until every JetStream publish so far is stored, sending again, in their first
+    /// order, those the servers refused or lost. False when some are still unconfirmed after
+    /// `timeoutSeconds` (they stay, and the next call continues).
     public func confirmPublishes(timeoutSeconds: Double) -> Bool {
-        var waitOptions = jsPubOptions()
-        jsPubOptions_Init(&waitOptions)
-        waitOptions.MaxWait = Int64(timeoutSeconds * 1000)
-        let status = js_PublishAsyncComplete(jetStream, &waitOptions)
-        resendFailed()
-        if status == NATS_OK && failedPublishes.isEmpty { return true }
-        var pending = natsMsgList()
-        if js_PublishAsyncGetPendingList(&pending, jetStream) == NATS_OK, let messages = pending.Msgs {
-            for index in 0..<Int(pending.Count) {
-                guard let message = messages[index] else { continue }
-                messages[index] = nil
-                events.count(\.resent)
-                try? publishDurable(message: message)
-            }
-            natsMsgList_Destroy(&pending)
-        }
-        return false
-    }
-
-    /// Sends again what the servers refused or lost.
-    func resendFailed() {
-        for message in failedPublishes.takeAll() {
-            events.count(\.resent)
-            try? publishDurable(message: message)
-        }
+        durable.confirm(timeoutSeconds: timeoutSeconds)
     }
 
     /// Flushes plain publishes to the server (a round trip); false on time-out.
@@ -197,7 +124,16 @@ public final class NATSConnection: @unchecked Sendable {
         natsConnection_FlushTimeout(connection, Int64(timeoutSeconds * 1000)) == NATS_OK
     }
 
-    public var counters: [String: Int] { events.snapshot() }
+    public var counters: [String: Int] {
+        var values = events.snapshot()
+        let report = durable.report
+        values["resent"] = report.resent
+        values["publishReordered"] = report.reordered
+        return values
+    }
+
+    /// The servers' words for the last refused JetStream publish, for the log.
+    public var lastPublishError: String { durable.report.lastError }
 
     /// The client library's words for a status, with its last error detail.
     static func text(_ status: natsStatus) -> String {

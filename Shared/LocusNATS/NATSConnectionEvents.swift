@@ -7,7 +7,6 @@ final class NATSConnectionEvents: @unchecked Sendable {
     struct Counts {
         var disconnections = 0
         var reconnections = 0
-        var resent = 0
         var asyncErrors = 0
         var slowConsumer = 0
     }
@@ -33,32 +32,6 @@ final class NATSConnectionEvents: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return ["natsDisconnections": counts.disconnections, "natsReconnections": counts.reconnections,
-                "resent": counts.resent, "natsErrors": counts.asyncErrors, "slowConsumer": counts.slowConsumer]
-    }
-}
-
-/// JetStream publishes to send again, handed over by cnats's error callback.
-final class NATSFailedPublishes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var messages: [OpaquePointer] = []
-
-    func add(_ message: OpaquePointer) {
-        lock.lock()
-        messages.append(message)
-        lock.unlock()
-    }
-
-    var isEmpty: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return messages.isEmpty
-    }
-
-    func takeAll() -> [OpaquePointer] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = messages
-        messages.removeAll()
-        return taken
+                "natsErrors": counts.asyncErrors, "slowConsumer": counts.slowConsumer]
     }
 }

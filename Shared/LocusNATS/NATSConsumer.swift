@@ -6,6 +6,13 @@ import Foundation
 final class NATSConsumer: @unchecked Sendable {
     let durable: String
     private let subscription: OpaquePointer
+    /// How long the servers wait for an acknowledgement before delivering a message again.
+    static let acknowledgementWaitSeconds = 10.0
+    /// Stream order, nothing skipped (read and changed by the fetch thread only).
+    private(set) var order = DeliveryOrder()
+    /// Messages dropped as repeats, and as overtaking a lost delivery.
+    private(set) var repeats = 0
+    private(set) var droppedAfterGap = 0
 
     init(connection: NATSConnection, stream: String, durable: String, filter: String, start: StreamLayout.Start) throws(NATSError) {
         self.durable = durable
@@ -20,7 +27,7 @@ final class NATSConsumer: @unchecked Sendable {
                 config.FilterSubject = subject
                 // Acknowledging a message acknowledges every earlier one: one ack per batch.
                 config.AckPolicy = js_AckAll
-                config.AckWait = 30 * 1_000_000_000
+                config.AckWait = Int64(Self.acknowledgementWaitSeconds * 1e9)
                 config.MaxAckPending = 65_536
                 switch start {
                 case .everything: config.DeliverPolicy = js_DeliverAll
@@ -51,9 +58,10 @@ final class NATSConsumer: @unchecked Sendable {
         self.subscription = subscription
     }
 
-    /// Fetches up to `maximum` messages, waiting at most `timeoutMilliseconds` for the first;
-    /// `make` turns each into a queue item (`last`: it is the newest of this fetch, and the
-    /// item takes the message for its acknowledgement; the others are destroyed).
+    /// Fetches up to `maximum` messages, waiting at most `timeoutMilliseconds` for the first,
+    /// and keeps those `DeliveryOrder` hands on; `make` turns each into a queue item (`last`:
+    /// the newest kept, whose item takes the message for its acknowledgement; the others
+    /// are destroyed).
     func fetch(maximum: Int, timeoutMilliseconds: Int64,
                _ make: (OpaquePointer, _ last: Bool) -> ReceivedQueue.Item) throws(NATSError) -> [ReceivedQueue.Item] {
         var list = natsMsgList()
@@ -63,18 +71,36 @@ final class NATSConsumer: @unchecked Sendable {
         guard status == NATS_OK else {
             throw NATSError("fetch failed: \(NATSConnection.text(status))")
         }
-        var items: [ReceivedQueue.Item] = []
-        items.reserveCapacity(Int(list.Count))
-        if let messages = list.Msgs {
-            let count = Int(list.Count)
-            for index in 0..<count {
-                guard let message = messages[index] else { continue }
-                let last = index == count - 1
-                items.append(make(message, last))
-                if last { messages[index] = nil }  // kept by its item until acknowledged
+        defer { natsMsgList_Destroy(&list) }
+        guard let messages = list.Msgs else { return [] }
+        var kept: [OpaquePointer] = []
+        kept.reserveCapacity(Int(list.Count))
+        for index in 0..<Int(list.Count) {
+            guard let message = messages[index] else { continue }
+            var meta: UnsafeMutablePointer<jsMsgMetaData>?
+            guard natsMsg_GetMetaData(&meta, message) == NATS_OK, let sequence = meta?.pointee.Sequence,
+                  let times = meta?.pointee.NumDelivered else {
+                jsMsgMetaData_Destroy(meta)
+                kept.append(message)  // not a JetStream message: nothing to order
+                messages[index] = nil
+                continue
+            }
+            jsMsgMetaData_Destroy(meta)
+            switch order.judge(delivery: sequence.Consumer, stream: sequence.Stream, timesDelivered: times) {
+            case .next:
+                kept.append(message)
+                messages[index] = nil  // the list no longer destroys it
+            case .repeated: repeats += 1
+            case .afterGap: droppedAfterGap += 1
             }
         }
-        natsMsgList_Destroy(&list)
+        var items: [ReceivedQueue.Item] = []
+        items.reserveCapacity(kept.count)
+        for (index, message) in kept.enumerated() {
+            let last = index == kept.count - 1
+            items.append(make(message, last))
+            if !last { natsMsg_Destroy(message) }  // kept by its item until acknowledged
+        }
         return items
     }
 

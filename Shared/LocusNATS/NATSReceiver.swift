@@ -137,6 +137,7 @@ final class NATSReceiver: @unchecked Sendable {
 
     private func fetchLoop(_ consumer: NATSConsumer, index: Int) {
         var backOff = 0.1
+        var seen = (gaps: 0, repeats: 0, dropped: 0)
         while !isStopped {
             do {
                 let batch = try consumer.fetch(maximum: 1024, timeoutMilliseconds: 500) { message, last in
@@ -145,6 +146,19 @@ final class NATSReceiver: @unchecked Sendable {
                 }
                 queue.append(batch)
                 backOff = 0.1
+                let now = (gaps: consumer.order.gaps, repeats: consumer.repeats, dropped: consumer.droppedAfterGap)
+                if now != seen {
+                    count("deliveryGaps", now.gaps - seen.gaps)
+                    count("redelivered", now.repeats - seen.repeats)
+                    count("droppedAfterGap", now.dropped - seen.dropped)
+                }
+                if now.gaps > seen.gaps {
+                    // The lost deliveries come again once the servers' acknowledgement wait has
+                    // passed; fetching meanwhile would only pull messages to drop.
+                    log.warn("\(consumer.durable): deliveries were lost on the way; waiting \(Int(NATSConsumer.acknowledgementWaitSeconds)) s for the servers to deliver them again, in order")
+                    waitWhileRunning(seconds: NATSConsumer.acknowledgementWaitSeconds)
+                }
+                seen = now
             } catch {
                 count("fetchErrors")
                 log.warn("\(consumer.durable): \(error.message); again in \(backOff) s")

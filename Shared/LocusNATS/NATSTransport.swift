@@ -43,15 +43,12 @@ public final class NATSTransport: BusTransport {
         let subject = SubjectMapping.subject(forTopic: topic)
         let body = MessageCodec.encode(message)
         switch StreamLayout.route(forTopic: topic) {
-        case .durable(let stream) where stream == StreamLayout.events:
-            connection.publishDurableInOrder(subject: subject, body: body, id: message.envelope.id)
-            sent += 1
-        case .durable:
+        case .durable(let stream):
             do {
-                try connection.publishDurable(subject: subject, body: body, id: message.envelope.id)
+                try connection.publishDurable(subject: subject, body: body, id: message.envelope.id, stream: stream.name)
                 sent += 1
             } catch {
-                publishFailures += 1  // kept and sent again at the next commit
+                publishFailures += 1  // a message that could not even be built
             }
         case .lastValue, .plain:
             if connection.publish(subject: subject, body: body) { sent += 1 } else { dropped += 1 }
