@@ -39,6 +39,14 @@ public protocol ServiceLogic {
     /// (`BusReader`), so decoding the next batch overlaps handling this one. Costs a thread
     /// hand-off per batch; false (the default) keeps everything on one thread.
     var receivesOnReaderThread: Bool { get }
+    /// Before `flush` commits a batch, on a transport that confirms what it stores: the
+    /// batch's stamped output, for a service that keeps what it must not lose with its own
+    /// state (`KeptMessage`). The default keeps nothing.
+    mutating func keepUntilConfirmed(_ messages: [KeptMessage])
+    /// The servers hold everything kept so far: forget it (at the next commit).
+    mutating func keptMessagesConfirmed()
+    /// What an earlier run kept and never saw confirmed, to send again first (once, at start).
+    mutating func takeUnconfirmedMessages() -> [KeptMessage]
     /// Service-specific counters merged into `health.<service>`.
     var healthCounters: [String: Int] { get }
     var healthState: HealthState { get }
@@ -50,6 +58,9 @@ extension ServiceLogic {
     public mutating func finish(now: Double) -> [Outbound] { [] }
     public mutating func flush(now: Double) -> [Outbound] { [] }
     public var receivesOnReaderThread: Bool { false }
+    public mutating func keepUntilConfirmed(_ messages: [KeptMessage]) {}
+    public mutating func keptMessagesConfirmed() {}
+    public mutating func takeUnconfirmedMessages() -> [KeptMessage] { [] }
     public var healthCounters: [String: Int] { [:] }
     public var healthState: HealthState { .ok }
     public var healthDetail: [String: String]? { nil }

@@ -176,8 +176,6 @@ class Killer:
             turn += 1
 
 
-@pytest.mark.skipif(os.environ.get("LOCUS_NATS_KILLS") != "1",
-                    reason="does not yet give the reference's notifications (docs/nats.md, 'Not done yet'); LOCUS_NATS_KILLS=1 runs it")
 def test_same_notifications_while_the_stream_leader_and_geofence_partitions_are_killed(cluster, tmp_path):
     scenario = chaos.Scenario(route_seconds=1500, speed=10, decoys=50)
     expected = reference_sink(scenario, tmp_path)

@@ -1,4 +1,5 @@
 import LocusProtocol
+import LocusService
 import LocusStore
 
 /// The geofence's durable state in SQLite (WAL): regions as clients defined them, and the
@@ -35,6 +36,7 @@ public final class GeofenceDatabase: GeofencePersistence {
                 state TEXT NOT NULL, cause TEXT NOT NULL, entered_at REAL, dwell_fired INTEGER NOT NULL,
                 PRIMARY KEY (owner, region, device)) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS devices (device TEXT PRIMARY KEY, checked_through INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS kept_messages (position INTEGER PRIMARY KEY, topic TEXT NOT NULL, body TEXT NOT NULL);
             """)
         try migrateTracksTable()
     }
@@ -73,6 +75,11 @@ public final class GeofenceDatabase: GeofencePersistence {
         try connection.run("SELECT device, checked_through FROM devices") { row in
             snapshot.devices[row.text(0)] = row.integer(1)
         }
+        try connection.run("SELECT topic, body FROM kept_messages ORDER BY position") { row in
+            if let message = try? MessageCodec.decode(row.text(1)) {
+                snapshot.kept.append(KeptMessage(topic: row.text(0), message: message))
+            }
+        }
         return snapshot
     }
 
@@ -108,6 +115,11 @@ public final class GeofenceDatabase: GeofencePersistence {
                     [.text(track.device), .text(track.key.owner), .text(track.key.id), .integer(Int64(track.generation)),
                      .text(track.state.rawValue), .text(track.entryCause.rawValue),
                      track.enteredAt.map { .real($0) } ?? .null, .integer(track.dwellFired ? 1 : 0)])
+            }
+            if batch.clearsKept { try connection.run("DELETE FROM kept_messages") }
+            for kept in batch.kept {
+                try connection.run("INSERT INTO kept_messages (topic, body) VALUES (?, ?)",
+                                   [.text(kept.topic), .text(String(decoding: MessageCodec.encode(kept.message), as: UTF8.self))])
             }
             for (device, checked) in batch.deviceUpserts {
                 try connection.run("""

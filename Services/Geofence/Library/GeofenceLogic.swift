@@ -28,6 +28,10 @@ public struct GeofenceLogic: ServiceLogic {
     private var scratch: [Int] = []
     private var gathered: [RegionEssentials] = []
     private var pending = PersistenceBatch()
+    /// Events kept with the state (`keepUntilConfirmed`) and not yet confirmed.
+    private var keptOutstanding = false
+    /// What an earlier run kept and never saw confirmed, until the runtime takes it.
+    private var unconfirmed: [KeptMessage] = []
 
     public let subscriptions = [Topic.locationFusedPrefix, Topic.regionCmd, Topic.authStatusPrefix]
     /// A fleet's fixes keep the logic busy on its own: decoding the next batch runs beside it.
@@ -64,6 +68,8 @@ public struct GeofenceLogic: ServiceLogic {
             trackers[number].tracks[region.slot] = track
             trackers[number].recovering = true
         }
+        unconfirmed = snapshot.kept
+        keptOutstanding = !unconfirmed.isEmpty
     }
 
     /// Every device seen, with what the service knows about it.
@@ -120,6 +126,28 @@ public struct GeofenceLogic: ServiceLogic {
     /// Writes what the batch changed before the runtime stops.
     public mutating func finish(now: Double) -> [Outbound] {
         commit(t: now)
+    }
+
+    /// Region events are kept with the state until the transport confirms them: a geofence
+    /// killed after committing a crossing and before its event was stored sends the event
+    /// at its next start instead of finding the crossing already done.
+    public mutating func keepUntilConfirmed(_ messages: [KeptMessage]) {
+        guard persistence != nil else { return }
+        for kept in messages where kept.topic.hasPrefix(Topic.regionEventPrefix) {
+            pending.kept.append(kept)
+            keptOutstanding = true
+        }
+    }
+
+    public mutating func keptMessagesConfirmed() {
+        guard keptOutstanding else { return }
+        keptOutstanding = false
+        pending.clearsKept = true
+    }
+
+    public mutating func takeUnconfirmedMessages() -> [KeptMessage] {
+        defer { unconfirmed = [] }
+        return unconfirmed
     }
 
     public var healthCounters: [String: Int] {

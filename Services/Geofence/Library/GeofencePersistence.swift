@@ -1,4 +1,5 @@
 public import LocusProtocol
+public import LocusService
 
 /// Durable state in the form the database keeps it.
 public struct PersistedTrack: Sendable, Equatable {
@@ -44,11 +45,16 @@ public struct PersistenceBatch: Sendable, Equatable {
     public var trackUpserts: [PersistedTrack] = []
     /// Device → `checkedThrough`.
     public var deviceUpserts: [String: Int] = [:]
+    /// Events kept until the transport confirms them (`KeptMessage`); applied after `clearsKept`.
+    public var kept: [KeptMessage] = []
+    /// Everything kept before this batch is confirmed: forget it.
+    public var clearsKept = false
 
     public init() {}
 
     public var isEmpty: Bool {
         regionUpserts.isEmpty && regionDeletes.isEmpty && trackUpserts.isEmpty && deviceUpserts.isEmpty
+            && kept.isEmpty && !clearsKept
     }
 
     /// Records an add. A batch applies deletes first, so an add after a remove of the
@@ -70,6 +76,8 @@ public struct PersistenceBatch: Sendable, Equatable {
         regionDeletes.removeAll(keepingCapacity: true)
         trackUpserts.removeAll(keepingCapacity: true)
         deviceUpserts.removeAll(keepingCapacity: true)
+        kept.removeAll(keepingCapacity: true)
+        clearsKept = false
     }
 }
 
@@ -78,11 +86,15 @@ public struct PersistedSnapshot: Sendable, Equatable {
     public var regions: [PersistedRegion]
     public var tracks: [PersistedTrack]
     public var devices: [String: Int]
+    /// Events an earlier run kept and never saw confirmed, oldest first.
+    public var kept: [KeptMessage]
 
-    public init(regions: [PersistedRegion] = [], tracks: [PersistedTrack] = [], devices: [String: Int] = [:]) {
+    public init(regions: [PersistedRegion] = [], tracks: [PersistedTrack] = [], devices: [String: Int] = [:],
+                kept: [KeptMessage] = []) {
         self.regions = regions
         self.tracks = tracks
         self.devices = devices
+        self.kept = kept
     }
 }
 

@@ -23,6 +23,7 @@ extension ServiceRuntime {
         log.info("started: on \(transport.description)" + (subscribed.isEmpty ? "" : ", subscribed to \(subscribed.joined(separator: " "))")
                  + (settings.partition.map { ", partition \($0)" } ?? ""))
         ServiceProgram.notifyReady()
+        sendUnconfirmed(transport)
 
         var poller = Poller()
         let inputIndex = poller.add(fileDescriptor: transport.readyFD)
@@ -31,9 +32,8 @@ extension ServiceRuntime {
         for injector in injectors.dropFirst() { poller.add(fileDescriptor: injector.eventFD) }
 
         let emit: (Outbound) -> Void = { [self] outbound in
-            seq += 1
-            let message = Message(body: outbound.body, id: ids.next(), t: outbound.t, src: settings.source, seq: seq)
-            transport.publish(message, topic: outbound.topic)
+            let kept = stamp(outbound)
+            transport.publish(kept.message, topic: kept.topic)
         }
         var nextTick = now() + settings.tickIntervalSeconds
         var nextHealth = now()
@@ -45,14 +45,13 @@ extension ServiceRuntime {
                 nextHealth = current + settings.healthIntervalSeconds
             }
             if current >= nextTick {
-                batch(now: current, emit: emit) { held in held(logic.tick(now: current)) }
-                commit(transport)
+                batch(now: current, on: transport) { held in held(logic.tick(now: current)) }
                 nextTick = current + settings.tickIntervalSeconds
             }
             let timeout = max(1, Int((min(nextTick, nextHealth) - current) * 1000))
             let readable = try poller.poll(timeoutMilliseconds: timeout)
             if readable[inputIndex] {
-                batch(now: now(), emit: emit) { held in
+                batch(now: now(), on: transport) { held in
                     transport.drain(upTo: Self.maximumBatch) { input in
                         switch input {
                         case let .message(topic, message): held(deliver(message, topic: topic, now: now()))
@@ -60,15 +59,13 @@ extension ServiceRuntime {
                         }
                     }
                 }
-                commit(transport)
             }
             if injectorBase >= 0 {
                 for (offset, injector) in injectors.enumerated() where readable[injectorBase + offset] {
                     let time = now()
-                    batch(now: time, emit: emit) { held in
+                    batch(now: time, on: transport) { held in
                         if take(injector.drain(), now: time, emit: { held([$0]) }) { stopping = true }
                     }
-                    commit(transport)
                 }
             }
             if readable[stopIndex] {
@@ -77,11 +74,10 @@ extension ServiceRuntime {
             }
         }
         let end = now()
-        batch(now: end, emit: emit) { held in held(logic.finish(now: end)) }
+        batch(now: end, on: transport) { held in held(logic.finish(now: end)) }
         if !transport.flush(timeoutSeconds: 5) {
             log.warn("NATS did not confirm everything published before the stop; the servers drop repeats by id when it is sent again")
         }
-        commit(transport)
         log.info("stopped: sent=\(transport.counters["sent"] ?? 0) received=\(received) rejected=\(counters["rejected"])")
         return 0
     }
@@ -109,16 +105,52 @@ extension ServiceRuntime {
         }
     }
 
+    /// Gives a message its id, `src` and `seq`.
+    private func stamp(_ outbound: Outbound) -> KeptMessage {
+        seq += 1
+        let message = Message(body: outbound.body, id: ids.next(), t: outbound.t, src: settings.source, seq: seq)
+        return KeptMessage(topic: outbound.topic, message: message)
+    }
+
+    /// One batch on the transport: what the logic returns is stamped and offered to the logic
+    /// to keep with its state; the logic's `flush` commits the batch (and what it kept); then
+    /// everything is published, the servers confirm it, the inputs are acknowledged, and the
+    /// logic may forget what it kept. A kill anywhere in between loses nothing: before the
+    /// commit the inputs come again, after it the kept messages are sent again at the next start.
+    private func batch(now: Double, on transport: any BusTransport, _ body: (_ held: ([Outbound]) -> Void) -> Void) {
+        var outbound: [Outbound] = []
+        body { outbound.append(contentsOf: $0) }
+        var stamped = outbound.map(stamp)
+        if !stamped.isEmpty { logic.keepUntilConfirmed(stamped) }
+        stamped += logic.flush(now: now).map(stamp)
+        for kept in stamped { transport.publish(kept.message, topic: kept.topic) }
+        if commit(transport) { logic.keptMessagesConfirmed() }
+    }
+
+    /// Sends first what an earlier run kept and never saw confirmed (same ids: the streams
+    /// and receivers drop the copies that had arrived).
+    private func sendUnconfirmed(_ transport: any BusTransport) {
+        let unconfirmed = logic.takeUnconfirmedMessages()
+        guard !unconfirmed.isEmpty else { return }
+        log.info("sending again \(unconfirmed.count) message(s) kept by an earlier run and never confirmed")
+        counters.add("keptResent", unconfirmed.count)
+        for kept in unconfirmed { transport.publish(kept.message, topic: kept.topic) }
+        if commit(transport) { logic.keptMessagesConfirmed() }
+    }
+
     /// Confirms the batch; while the servers do not answer, keeps trying (what was published
     /// is sent again with the same ids, and nothing is acknowledged before it is held).
-    private func commit(_ transport: any BusTransport) {
+    /// False only when a stop was asked for meanwhile.
+    @discardableResult
+    private func commit(_ transport: any BusTransport) -> Bool {
         var attempts = 0
         while !transport.commit(timeoutSeconds: 5) {
             attempts += 1
             counters.add("commitRetries")
             log.warn("NATS has not confirmed the last batch's messages (attempt \(attempts)); sending them again")
-            if attempts >= 3, stopRequested { return }
+            if attempts >= 3, stopRequested { return false }
         }
+        return true
     }
 
     private var stopRequested: Bool {
