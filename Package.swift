@@ -60,7 +60,7 @@ let executables: [Target] = [
     .executableTarget(name: "locus-bus", dependencies: ["LocusBroker", "LocusBus", "LocusService"], path: "Services/Broker/Executable"),
     .executableTarget(name: "locus-provider", dependencies: ["LocusProvider", "LocusBus", "LocusService"], path: "Services/Provider/Executable"),
     .executableTarget(name: "locus-fusion", dependencies: ["LocusFusion", "LocusBus", "LocusService", "LocusProtocol"], path: "Services/Fusion/Executable"),
-    .executableTarget(name: "locus-geofence", dependencies: ["LocusGeofence", "LocusBus", "LocusService"], path: "Services/Geofence/Executable"),
+    .executableTarget(name: "locus-geofence", dependencies: ["LocusGeofence", "LocusBus", "LocusService", "LocusNATS", "LocusProtocol"], path: "Services/Geofence/Executable"),
     .executableTarget(name: "locus-motion", dependencies: ["LocusMotion", "LocusBus", "LocusService"], path: "Services/Motion/Executable"),
     .executableTarget(name: "locus-notifier", dependencies: ["LocusNotifier", "LocusBus", "LocusService", "LocusProtocol"], path: "Services/Notifier/Executable"),
     .executableTarget(name: "locus-gpsd", dependencies: ["LocusGpsd", "LocusBus", "LocusService", "LocusMap", "LocusProtocol"], path: "Services/Gpsd/Executable"),

@@ -4,45 +4,51 @@
 /// Every delivery has a consumer sequence one above the previous delivery's. A jump means
 /// deliveries were lost on the way (a node died with them in its buffers); the consumer
 /// counts them as delivered, so acknowledging a later message would acknowledge them too.
-/// After a jump nothing is handed on and nothing acknowledged until the servers deliver a
-/// message again (after the acknowledgement wait): the lost ones come first, oldest first,
-/// followed by those dropped meanwhile — every dropped message comes back the same way.
-/// A message at or below the newest stream sequence handed on is a repeat (a re-delivery
-/// of work already done) and is dropped.
+/// From the jump on, nothing is handed on or acknowledged: the receiver drops its
+/// subscription (and whatever is still on its way to it), waits until the servers have put
+/// every unacknowledged message back for delivery (`NATSConsumer.redeliveryPause`), and
+/// subscribes again — the servers then deliver those messages, oldest first, before anything
+/// new, and `resume` takes the first delivery as it comes. The same wait comes first at start
+/// when an earlier run died holding deliveries it never acknowledged.
+///
+/// A message at or below the newest stream sequence handed on is a repeat (a re-delivery of
+/// work already done) and is dropped.
 public struct DeliveryOrder: Sendable, Equatable {
     public enum Verdict: Sendable, Equatable {
         /// The next message: hand it on.
         case next
         /// Already handed on before: drop it.
         case repeated
-        /// Delivered after a lost delivery: drop it; it comes again.
+        /// Delivered after a lost delivery (or after this one): drop it; it comes again.
         case afterGap
     }
 
-    /// The consumer sequence of the newest delivery seen.
+    /// The consumer sequence of the newest delivery seen since the last `resume`.
     public private(set) var lastDelivery: UInt64?
     /// The stream sequence of the newest message handed on.
     public private(set) var handedThrough: UInt64 = 0
-    /// Since a lost delivery: waiting for the servers to deliver again.
-    public private(set) var waitingForRedelivery = false
+    /// A delivery was lost: nothing passes until `resume`.
+    public private(set) var stopped = false
     public private(set) var gaps = 0
 
     public init() {}
 
-    public mutating func judge(delivery: UInt64, stream: UInt64, timesDelivered: UInt64) -> Verdict {
+    public mutating func judge(delivery: UInt64, stream: UInt64) -> Verdict {
+        if stopped { return .afterGap }
         defer { lastDelivery = delivery }
         if stream <= handedThrough { return .repeated }
-        if waitingForRedelivery {
-            // First deliveries now are ones that overtook the lost messages; a re-delivery
-            // is where the servers begin again, oldest first.
-            guard timesDelivered > 1 else { return .afterGap }
-            waitingForRedelivery = false
-        } else if let last = lastDelivery, delivery > last + 1 {
+        if let last = lastDelivery, delivery > last + 1 {
             gaps += 1
-            waitingForRedelivery = true
+            stopped = true
             return .afterGap
         }
         handedThrough = stream
         return .next
+    }
+
+    /// The servers have put back what was lost: the next delivery is taken as it comes.
+    public mutating func resume() {
+        stopped = false
+        lastDelivery = nil
     }
 }

@@ -138,8 +138,20 @@ final class NATSReceiver: @unchecked Sendable {
     private func fetchLoop(_ consumer: NATSConsumer, index: Int) {
         var backOff = 0.1
         var seen = (gaps: 0, repeats: 0, dropped: 0)
+        if consumer.unacknowledgedAtStart != 0 {
+            // The servers' delivery point is past what the earlier run held: once they have
+            // put it back for delivery it comes first, oldest first.
+            let what = consumer.unacknowledgedAtStart > 0 ? "\(consumer.unacknowledgedAtStart) message(s) delivered to an earlier run were never acknowledged"
+                : "the servers did not say whether an earlier run left messages unacknowledged"
+            log.info("\(consumer.durable): \(what); waiting \(consumer.redeliveryPause) s for the servers to deliver them again, in order")
+            count("unacknowledgedAtStart", max(1, consumer.unacknowledgedAtStart))
+            waitWhileRunning(seconds: consumer.redeliveryPause)
+        }
         while !isStopped {
             do {
+                if consumer.order.stopped {
+                    try consumer.subscribeAgain()
+                }
                 let batch = try consumer.fetch(maximum: 1024, timeoutMilliseconds: 500) { message, last in
                     ReceivedQueue.Item(input: ReceivedQueue.decode(message, consumer: index), consumer: index,
                                        ackHandle: last ? message : nil)
@@ -152,13 +164,14 @@ final class NATSReceiver: @unchecked Sendable {
                     count("redelivered", now.repeats - seen.repeats)
                     count("droppedAfterGap", now.dropped - seen.dropped)
                 }
-                if now.gaps > seen.gaps {
-                    // The lost deliveries come again once the servers' acknowledgement wait has
-                    // passed; fetching meanwhile would only pull messages to drop.
-                    log.warn("\(consumer.durable): deliveries were lost on the way; waiting \(Int(NATSConsumer.acknowledgementWaitSeconds)) s for the servers to deliver them again, in order")
-                    waitWhileRunning(seconds: NATSConsumer.acknowledgementWaitSeconds)
-                }
                 seen = now
+                if consumer.order.stopped {
+                    // Fetching on would only pull messages to drop; what is still on its way
+                    // goes with the old subscription.
+                    log.warn("\(consumer.durable): deliveries were lost on the way; waiting \(consumer.redeliveryPause) s for the servers to deliver them again, in order")
+                    consumer.retireSubscription()
+                    waitWhileRunning(seconds: consumer.redeliveryPause)
+                }
             } catch {
                 count("fetchErrors")
                 log.warn("\(consumer.durable): \(error.message); again in \(backOff) s")

@@ -68,9 +68,9 @@ class Cluster:
         return dict(os.environ, LOCUS_PUB=self.endpoint, **extra)
 
 
-def start_service(cluster, program, *args, env_extra=None, log=None):
+def start_service(cluster, program, *args, env_extra=None, log=None, cwd=None):
     env = cluster.service_env(**(env_extra or {}))
-    return subprocess.Popen([str(bin_dir() / program), *args, "--health-interval", "0.5"], env=env,
+    return subprocess.Popen([str(bin_dir() / program), *args, "--health-interval", "0.5"], env=env, cwd=cwd,
                             stdout=subprocess.DEVNULL, stderr=log if log is not None else subprocess.DEVNULL)
 
 

@@ -104,14 +104,20 @@ def region_add():
                     region={"id": "depot", "shape": {"type": "Circle", "center": [CENTER[1], CENTER[0]], "radius": 200}})
 
 
-def geofence(cluster, work, name, log):
-    return start_service(cluster, "locus-geofence", "--db", str(work / f"{name}.sqlite"),
-                         "--default-authorization", "always", "--debounce", "2", log=open(log, "a"))
+def geofence(cluster, host, log, *arguments):
+    """A geofence started in `host` (a directory standing for a machine: its only files are there)."""
+    host.mkdir(exist_ok=True)
+    return start_service(cluster, "locus-geofence", "--default-authorization", "always", "--debounce", "2", *arguments,
+                         log=open(log, "a"), cwd=host)
 
 
-def test_a_geofence_killed_before_its_event_was_stored_sends_it_at_its_next_start(cluster, tmp_path):
+@pytest.mark.parametrize("store", ["sqlite", "bucket"])
+def test_a_geofence_killed_before_its_event_was_stored_sends_it_at_its_next_start(cluster, tmp_path, store):
+    """With --db the kept event waits in the database of the same host; without, in the key-value
+    bucket, and the geofence comes back on another host."""
     log = tmp_path / "geofence.log"
-    service = geofence(cluster, tmp_path, "g", log)
+    arguments = ["--db", "state.sqlite"] if store == "sqlite" else []
+    service = geofence(cluster, tmp_path / "host-a", log, *arguments)
     try:
         assert wait_until(lambda: "started: on NATS" in log.read_text(), 60), log.read_text()
         outside = [fused(T0 + n, -2_000) for n in range(5)]
@@ -126,11 +132,70 @@ def test_a_geofence_killed_before_its_event_was_stored_sends_it_at_its_next_star
         service.kill()
         service.wait()
         asyncio.run(refuse_new_events(cluster.urls, False))
-        service = geofence(cluster, tmp_path, "g", log)
+        service = geofence(cluster, tmp_path / ("host-a" if store == "sqlite" else "host-b"), log, *arguments)
         assert wait_until(lambda: "kept by an earlier run" in log.read_text(), 60), log.read_text()
         # The restarted process handles the re-delivered inside fixes too: no second enter.
         assert wait_until(lambda: asyncio.run(consumer_done(cluster.urls, "LOCUS_FIXES", "geofence_main_location_fused_")), 60)
         events = asyncio.run(stored_events(cluster.urls))
         assert [(e["regionId"], e["device"], e["event"]) for e in events] == [("depot", DEVICE, "enter")]
+    finally:
+        stop(service)
+
+
+def fnv1a(token):
+    """The servers' partition function: FNV-1a 32 of the subject token."""
+    value = 0x811C9DC5
+    for byte in token.encode():
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return value
+
+
+def devices_in_partition(index, count, how_many):
+    found = [f"truck.{n}" for n in range(1000) if fnv1a(f"truck%2E{n}") % count == index]
+    return found[:how_many]
+
+
+def drive(device, t0, metres_north):
+    """One fused fix a second for `device`, at each distance north of the depot in turn."""
+    subject_ = "location.fused." + device.replace(".", "%2E")
+    return [(subject_, envelope("location", t=t0 + n, device=device, source="fused",
+                                lat=CENTER[0] + m / 111_320.0, lon=CENTER[1], hacc=5.0))
+            for n, m in enumerate(metres_north)]
+
+
+def crossings(events):
+    return sorted((e["device"], e["event"]) for e in events if e["event"] in ("enter", "exit"))
+
+
+def test_a_partition_moved_to_a_fresh_host_continues_from_the_bucket(cluster, tmp_path):
+    """Partition 1/3 runs on host A, is killed, and starts on host B with an empty directory: it
+    knows the regions and each device's state, so an exit after the move is reported, an
+    entry made before it is not reported again, and an entry after it is."""
+    walker, parked, visitor = devices_in_partition(1, 3, 3)
+    log = tmp_path / "geofence.log"
+    service = geofence(cluster, tmp_path / "host-a", log, "--partition", "1/3")
+    durable = "geofence_p1_location_fused_"
+    try:
+        assert wait_until(lambda: "started: on NATS" in log.read_text(), 60), log.read_text()
+        asyncio.run(js_publish(cluster.urls, [("region.cmd", region_add())]
+                               + drive(walker, T0, [-2_000] * 3 + [0] * 5)     # walks in: enter
+                               + drive(parked, T0, [0] * 8)                    # inside from the start: silent
+                               + drive(visitor, T0, [-2_000] * 8)))            # outside, decided
+        assert wait_until(lambda: asyncio.run(consumer_done(cluster.urls, "LOCUS_FIXES", durable)), 60)
+        before = wait_until(lambda: asyncio.run(stored_events(cluster.urls)), 30)
+        assert crossings(before) == [(walker, "enter")]
+        service.kill()
+        service.wait()
+
+        service = geofence(cluster, tmp_path / "host-b", log, "--partition", "1/3")
+        assert wait_until(lambda: log.read_text().count("started: on NATS") == 2, 60), log.read_text()
+        assert "state from LOCUS_GEOFENCE: 1 region(s), 3 device(s)" in log.read_text()
+        assert not list((tmp_path / "host-b").iterdir()), "host B keeps nothing on its disk"
+        asyncio.run(js_publish(cluster.urls, drive(walker, T0 + 20, [0] * 8)           # stays inside: nothing
+                               + drive(parked, T0 + 20, [-2_000] * 8)                  # leaves: exit
+                               + drive(visitor, T0 + 20, [0] * 8)))                    # comes in: enter
+        assert wait_until(lambda: asyncio.run(consumer_done(cluster.urls, "LOCUS_FIXES", durable)), 60)
+        after = asyncio.run(stored_events(cluster.urls))[len(before):]
+        assert crossings(after) == sorted([(parked, "exit"), (visitor, "enter")]), after
     finally:
         stop(service)

@@ -1,7 +1,7 @@
 """The fleet tier on a real three-node NATS cluster (docs/nats.md): a replayed drive through
 provider → fusion (2 partitions) → geofence (3 partitions) → notifier gives the notifications
-of the same inputs through the --stdio reference pipeline; a late subscriber gets the last
-position; a service started before the cluster is up connects once it is."""
+of the same inputs through the --stdio reference pipeline — also while the position stream's
+leader node and geofence partitions are SIGKILLed, each partition coming back on another host."""
 import asyncio
 import json
 import os
@@ -90,9 +90,15 @@ def run_pipeline(cluster, scenario, work, provider_pace=("--rate", "max"), kille
     logs.mkdir()
     log = lambda name: open(logs / f"{name}.log", "w")  # noqa: E731
     services = {}
+    hosts = iter(range(1000))
     def geofence(k):
-        return start_service(cluster, "locus-geofence", *scenario.geofence_arguments(work / f"geofence{k}.sqlite"),
-                             "--partition", f"{k}/3", log=open(logs / f"geofence{k}.log", "a"))
+        # No --db: the state lives in the cluster's key-value bucket, and every start (the
+        # first, and each restart after a kill) is on "another host", an empty directory.
+        host = work / f"host{next(hosts)}"
+        host.mkdir()
+        return start_service(cluster, "locus-geofence", "--default-authorization", "always",
+                             "--debounce", str(scenario.debounce_s), "--partition", f"{k}/3",
+                             log=open(logs / f"geofence{k}.log", "a"), cwd=host)
     for k in range(3):
         services[f"geofence{k}"] = geofence(k)
     for k in range(2):
@@ -145,8 +151,8 @@ async def stream_leader(urls, stream):
 
 class Killer:
     """SIGKILLs, in turn, the nats-server leading the position stream (restarted 1 s later,
-    once the cluster is whole again) and a geofence partition (restarted at once with the
-    same arguments), until the drive ends."""
+    once the cluster is whole again) and a geofence partition (restarted at once on another
+    host: an empty directory, its state in the cluster), until the drive ends."""
 
     def __init__(self, cluster, services, restart_geofence):
         self.cluster = cluster
@@ -162,7 +168,7 @@ class Killer:
                 if leader:
                     node = int(leader.lstrip("n"))
                     os.kill(self.cluster.pid(node), 9)
-                    self.kills.append(("nats-server", leader))
+                    self.kills.append(("nats-server", leader, time.time()))
                     time.sleep(pause)
                     self.cluster.restart(node)
             else:
@@ -170,7 +176,7 @@ class Killer:
                 process = self.services[f"geofence{k}"]
                 process.kill()
                 process.wait()
-                self.kills.append(("locus-geofence", k))
+                self.kills.append(("locus-geofence", k, time.time()))
                 self.services[f"geofence{k}"] = self.restart_geofence(k)
                 time.sleep(pause)
             turn += 1

@@ -10,7 +10,7 @@ let spec = CommandLineSpec(
     summary: "region monitoring: circles and polygons, enter/exit/dwell, durable state",
     usage: "locus-geofence [--db FILE] [options]",
     options: ServiceProgram.commonOptions + [
-        OptionSpec("--db", value: "FILE", help: "SQLite database for regions and states (none: state lives in memory only)"),
+        OptionSpec("--db", value: "FILE", help: "SQLite database for regions and states (none: in memory only; on NATS, the LOCUS_GEOFENCE key-value bucket)"),
         OptionSpec("--min-radius", value: "METRES", help: "smaller circles are widened to this", default: "100"),
         OptionSpec("--max-radius", value: "METRES", help: "larger circles fail with radiusTooLarge", default: "100000"),
         OptionSpec("--quota", value: "N", help: "regions per owner (20 reproduces Core Location)", default: "10000"),
@@ -49,12 +49,15 @@ if let text = options.string("--default-authorization") {
 
 var logic: GeofenceLogic
 do {
-    let database = try options.string("--db").map { try GeofenceDatabase(path: $0) }
-    logic = try GeofenceLogic(configuration: configuration, persistence: database)
+    // On NATS without --db, the state lives in the cluster and follows the partition to any host.
+    let log = ServiceLog(name: "locus-geofence", minimum: settings.logLevel)
+    let persistence: (any GeofencePersistence)? = try options.string("--db").map { try GeofenceDatabase(path: $0) }
+        ?? (settings.usesNATS && !settings.stdio ? try GeofenceKeyValueStore(settings: settings, log: log) : nil)
+    logic = try GeofenceLogic(configuration: configuration, persistence: persistence)
     // The runtime holds each batch's messages until flush: one transaction per batch.
     logic.commitsOnFlush = true
 } catch {
-    FileHandle.standardError.write(Data("locus-geofence: cannot open the database: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("locus-geofence: cannot open the state: \(error)\n".utf8))
     exit(1)
 }
 let runtime = ServiceRuntime(settings: settings, logic: logic)

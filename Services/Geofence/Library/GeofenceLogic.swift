@@ -32,6 +32,8 @@ public struct GeofenceLogic: ServiceLogic {
     private var keptOutstanding = false
     /// What an earlier run kept and never saw confirmed, until the runtime takes it.
     private var unconfirmed: [KeptMessage] = []
+    /// The store keeps each device's last fix (`GeofencePersistence.keepsLastFixes`).
+    private var keepsLastFixes = false
 
     public let subscriptions = [Topic.locationFusedPrefix, Topic.regionCmd, Topic.authStatusPrefix]
     /// A fleet's fixes keep the logic busy on its own: decoding the next batch runs beside it.
@@ -68,6 +70,12 @@ public struct GeofenceLogic: ServiceLogic {
             trackers[number].tracks[region.slot] = track
             trackers[number].recovering = true
         }
+        for (device, fix) in snapshot.lastFixes {
+            let number = deviceNumber(device)
+            trackers[number].lastFix = fix
+            trackers[number].recovering = true
+        }
+        keepsLastFixes = persistence.keepsLastFixes
         unconfirmed = snapshot.kept
         keptOutstanding = !unconfirmed.isEmpty
     }
@@ -242,6 +250,7 @@ public struct GeofenceLogic: ServiceLogic {
            zone.admits(point, t: t, marginMeters: hysteresis.marginMeters(hacc: location.hacc), revision: store.revision) {
             counters.quietFixes += 1
             trackers[number].lastFix = fix
+            if keepsLastFixes { pending.lastFixes[device] = fix }
             trackers[number].tracksLagLastFix = true
             return
         }
@@ -315,6 +324,7 @@ public struct GeofenceLogic: ServiceLogic {
             pending.deviceUpserts[device] = checked
         }
         tracker.lastFix = fix
+        if keepsLastFixes { pending.lastFixes[device] = fix }
         tracker.recovering = false
         tracker.tracksLagLastFix = false
         tracker.quiet = configuration.quietZones ? quiet.zone(anchor: point, farMeters: farMeters, revision: store.revision) : nil

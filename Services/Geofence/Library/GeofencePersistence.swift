@@ -49,12 +49,14 @@ public struct PersistenceBatch: Sendable, Equatable {
     public var kept: [KeptMessage] = []
     /// Everything kept before this batch is confirmed: forget it.
     public var clearsKept = false
+    /// Each device's newest fix, for a store that keeps it (`GeofencePersistence.keepsLastFixes`).
+    public var lastFixes: [String: FixRef] = [:]
 
     public init() {}
 
     public var isEmpty: Bool {
         regionUpserts.isEmpty && regionDeletes.isEmpty && trackUpserts.isEmpty && deviceUpserts.isEmpty
-            && kept.isEmpty && !clearsKept
+            && kept.isEmpty && !clearsKept && lastFixes.isEmpty
     }
 
     /// Records an add. A batch applies deletes first, so an add after a remove of the
@@ -78,6 +80,7 @@ public struct PersistenceBatch: Sendable, Equatable {
         deviceUpserts.removeAll(keepingCapacity: true)
         kept.removeAll(keepingCapacity: true)
         clearsKept = false
+        lastFixes.removeAll(keepingCapacity: true)
     }
 }
 
@@ -88,19 +91,30 @@ public struct PersistedSnapshot: Sendable, Equatable {
     public var devices: [String: Int]
     /// Events an earlier run kept and never saw confirmed, oldest first.
     public var kept: [KeptMessage]
+    /// Each device's last known fix, where the store keeps it.
+    public var lastFixes: [String: FixRef]
 
     public init(regions: [PersistedRegion] = [], tracks: [PersistedTrack] = [], devices: [String: Int] = [:],
-                kept: [KeptMessage] = []) {
+                kept: [KeptMessage] = [], lastFixes: [String: FixRef] = [:]) {
         self.regions = regions
         self.tracks = tracks
         self.devices = devices
         self.kept = kept
+        self.lastFixes = lastFixes
     }
 }
 
-/// Where the geofence keeps its state; `GeofenceDatabase` (SQLite) in production, an
+/// Where the geofence keeps its state; `GeofenceDatabase` (SQLite) on one host, the
+/// replicated key-value state on NATS (`locus-geofence`'s `GeofenceKeyValueStore`), an
 /// in-memory stand-in in tests.
 public protocol GeofencePersistence: AnyObject {
     func load() throws -> PersistedSnapshot
     func apply(_ batch: PersistenceBatch) throws
+    /// True for a store that keeps each device's last fix (`PersistenceBatch.lastFixes`),
+    /// so a geofence started elsewhere knows which re-delivered fixes it has already seen.
+    var keepsLastFixes: Bool { get }
+}
+
+extension GeofencePersistence {
+    public var keepsLastFixes: Bool { false }
 }
