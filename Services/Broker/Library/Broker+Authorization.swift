@@ -12,18 +12,18 @@ extension Broker {
 
     /// tcp endpoints become CURVE servers when the bus has keys; ipc stays NULL, and says so.
     func bindSecured(_ socket: ZMQSocket, _ endpoint: String) throws {
-        let keys = configuration.authorization?.serverKeys
+        let keys = configuration.authorization.serverKeys
         if endpoint.hasPrefix("tcp://"), let keys {
             try socket.setOption(ZMQ_CURVE_SERVER, 1)
             try socket.setOption(ZMQ_CURVE_SECRETKEY, bytes: Array(keys.secretKey.utf8))
             try socket.setOption(ZMQ_ZAP_DOMAIN, bytes: Array("locus".utf8))
-            log.info("\(endpoint): CURVE with ZAP, server key \(keys.publicKey), \(configuration.authorization?.allowList.byName.count ?? 0) client(s) allowed")
+            log.info("\(endpoint): CURVE with ZAP, server key \(keys.publicKey), \(configuration.authorization.allowList?.byName.count ?? 0) client(s) allowed")
         } else {
             // Options apply at bind; NULL endpoints are bound before any CURVE one (see Broker.run),
             // so they never carry the ZAP domain and NULL connections skip ZAP.
             if endpoint.hasPrefix("ipc://") {
-                if configuration.authorization != nil {
-                    log.warn("\(endpoint): NULL security (no encryption, no keys): every local connection is trusted as '\(configuration.authorization?.localClient ?? "local")'; only the 0700 directory protects it")
+                if configuration.authorization.filtersClients {
+                    log.warn("\(endpoint): NULL security (no encryption, no keys): every local connection is trusted as '\(configuration.authorization.localClient)'; only the 0700 directory protects it")
                 }
             } else {
                 log.warn("\(endpoint): NULL security on a network endpoint: anyone who reaches it sees and sends everything; give the bus --curve-secret")
@@ -37,7 +37,7 @@ extension Broker {
     /// Manual-mode subscriptions: each is read with its User-Id and granted, on that
     /// connection only, as the narrower prefixes the client's access allows.
     func serveGrantedSubscriptions(_ backend: ZMQSocket) throws(ZMQError) {
-        guard let enforcement, let handle = backend.handle else { return }
+        guard let handle = backend.handle else { return }
         var message = zmq_msg_t()
         zmq_msg_init(&message)
         defer { zmq_msg_close(&message) }
@@ -96,7 +96,6 @@ extension Broker {
     /// Decides one published message (called by the Forwarder); true forwards it.
     func admit(topic: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer, userID: UnsafePointer<CChar>?,
                backend: ZMQSocket) -> Bool {
-        guard let enforcement else { return true }
         guard let sender = enforcement.identity(userID: userID) else {
             refuse(code: "notAuthorized", reason: "a sender not on the allow-list", topic: topic, backend: backend)
             return false
@@ -128,7 +127,6 @@ extension Broker {
     }
 
     private func handleAuthCommand(_ body: [UInt8], from sender: ClientIdentity, backend: ZMQSocket) {
-        guard let enforcement else { return }
         let now = Date().timeIntervalSince1970
         count("authCommands")
         let message: Message
@@ -138,9 +136,7 @@ extension Broker {
             return
         }
         let fields = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
-        let before = Dictionary(uniqueKeysWithValues: enforcement.authority.allowList.byName.values.map {
-            ($0.name, enforcement.tier(of: $0.identity, now: now))
-        })
+        let before = tiers(now: now)
         let outcome = enforcement.authority.handle(message, fields: fields, from: sender, now: now)
         for error in outcome.errors {
             count("authErrors")
@@ -153,7 +149,7 @@ extension Broker {
     /// Publishes the new status (and pending list) of each changed client, persists, and
     /// schedules a connection reset when granted subscriptions no longer match.
     func statusChanged(_ clients: [String], before: [String: AccessTier], backend: ZMQSocket, now: Double) {
-        guard let enforcement, !clients.isEmpty else { return }
+        guard !clients.isEmpty else { return }
         for client in clients {
             enforcement.graceUntil[client] = now + Self.sessionGraceSeconds
             let status = enforcement.authority.status(of: client)
@@ -172,7 +168,7 @@ extension Broker {
 
     /// Region commands from apps: an owner may only act for itself, and only `always` may add regions.
     private func checkRegionCommand(_ body: [UInt8], from sender: ClientIdentity, backend: ZMQSocket) -> Bool {
-        guard let enforcement, let message = try? MessageCodec.decode(body) else { return true }
+        guard let message = try? MessageCodec.decode(body) else { return true }
         let now = Date().timeIntervalSince1970
         let owner: String
         let regionId: String
@@ -188,7 +184,8 @@ extension Broker {
         if owner != sender.name {
             problem = "\(sender.name) may not act for owner '\(owner)'"
         } else if needsAlways && enforcement.authority.record(sender.name).status != .always {
-            problem = "monitoring regions needs always authorization; \(sender.name) is \(enforcement.authority.record(sender.name).status.rawValue)"
+            problem = "monitoring regions needs always authorization; \(sender.name) is \(enforcement.authority.record(sender.name).status.rawValue); "
+                + "grant it with: \(AuthStatus.grantCommand(client: sender.name, level: "always"))"
         }
         guard let problem else { return true }
         count("refused")
@@ -201,15 +198,20 @@ extension Broker {
     // MARK: temporary grants
 
     func expireTemporaryGrants(backend: ZMQSocket, now: Double) {
-        guard let enforcement else { return }
-        let before = Dictionary(uniqueKeysWithValues: enforcement.authority.allowList.byName.values.map {
-            ($0.name, enforcement.tier(of: $0.identity, now: now - 0.2))
-        })
+        let before = tiers(now: now - 0.2)
         let recentReset = now - (enforcement.connections?.lastKick ?? 0) < Self.sessionGraceSeconds
         let changed = enforcement.authority.expire(now: now) { client in
             recentReset || enforcement.isConnected(client) || now < enforcement.graceUntil[client, default: 0]
         }
         statusChanged(changed, before: before, backend: backend, now: now)
+    }
+
+    /// Each allow-listed client's tier, to tell afterwards whose granted subscriptions a change altered.
+    private func tiers(now: Double) -> [String: AccessTier] {
+        guard filtersClients else { return [:] }
+        return Dictionary(uniqueKeysWithValues: enforcement.authority.allowList.byName.values.map {
+            ($0.name, enforcement.tier(of: $0.identity, now: now))
+        })
     }
 
     /// Time a client may be without a subscriber connection (a reconnect) before its session counts as ended.

@@ -5,8 +5,9 @@ import LocusService
 import LocusProtocol
 
 /// The broker's authorization state while it runs: the authority (decisions), the
-/// store (persistence), who subscribed to what, and the tcp connections to reset when a
-/// change must reach subscriptions already granted. Owned by the broker thread.
+/// store (persistence), and with an allow-list who subscribed to what and the tcp
+/// connections to reset when a change must reach subscriptions already granted.
+/// Owned by the broker thread.
 final class Enforcement {
     var authority: Authority
     let settings: BrokerAuthorization
@@ -28,13 +29,22 @@ final class Enforcement {
         var records: [String: ClientAuthorization] = [:]
         if let store {
             do { records = try store.load() } catch { log.error("ignoring authorization state: \(error)") }
+            log.info("authorization state in \(store.path) (\(settings.stateDirectoryOrigin)), \(records.count) client(s) decided")
+        } else {
+            log.info("authorization state kept in memory only (\(settings.stateDirectoryOrigin))")
         }
-        authority = Authority(allowList: settings.allowList, records: records)
+        authority = settings.makeAuthority(records: records)
+        if let list = settings.allowList {
+            log.info("authorization authority: allow-list of \(list.byName.count) client(s)")
+        } else {
+            log.info("authorization authority: local bus, clients named by id"
+                     + (settings.localGrant.map { ", requests decided at once up to \($0.rawValue) (--grant-local)" } ?? ""))
+        }
     }
 
     /// The identity behind a ZAP User-Id; NULL connections (no User-Id) are the local identity.
     func identity(userID: UnsafePointer<CChar>?) -> ClientIdentity? {
-        guard let userID, userID.pointee != 0 else { return settings.localIdentity }
+        guard settings.filtersClients, let userID, userID.pointee != 0 else { return settings.localIdentity }
         if let cached = lastIdentity, strcmp(userID, lastUserID) == 0 { return cached }
         let name = String(cString: userID)
         guard let entry = authority.allowList.byName[name] else { return nil }
@@ -73,7 +83,8 @@ final class Enforcement {
         }
     }
 
-    func isConnected(_ client: String) -> Bool { !(live[client]?.isEmpty ?? true) }
+    /// Without an allow-list sessions are not followed: a temporary grant lasts its time.
+    func isConnected(_ client: String) -> Bool { !settings.filtersClients || !(live[client]?.isEmpty ?? true) }
 
     /// Notes a change of a client's access; connections are reset when it may hold grants.
     func accessChanged(_ client: String, before: AccessTier, after: AccessTier) {

@@ -120,7 +120,7 @@ enum BusBench {
                 var configuration = BrokerConfiguration(pubEndpoint: endpoints.pub, subEndpoint: endpoints.sub)
                 configuration.highWaterMark = 0
                 configuration.healthIntervalSeconds = 5
-                configuration.authorization = setup.keys?.brokerAuthorization
+                if let authorization = setup.keys?.brokerAuthorization { configuration.authorization = authorization }
                 let broker = Broker(configuration: configuration, log: ServiceLog(name: "bench", minimum: .error))
                 do { try broker.run(context: brokerContext) { brokerReady.signal() } } catch {
                     brokerReady.signal()
