@@ -110,6 +110,7 @@ public final class Broker {
         // a moment, so reconnecting subscribers are back before publishers re-send.
         var subscribeUpstreamAt = Date().timeIntervalSince1970 + (restarted ? configuration.restartGraceSeconds : 0)
         log.info("listening: publishers \(configuration.pubEndpoints.joined(separator: " ")), subscribers \(configuration.subEndpoints.joined(separator: " "))")
+        enforcement.logStart(log)
         ready()
 
         var poller = Poller()

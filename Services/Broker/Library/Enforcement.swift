@@ -29,16 +29,22 @@ final class Enforcement {
         var records: [String: ClientAuthorization] = [:]
         if let store {
             do { records = try store.load() } catch { log.error("ignoring authorization state: \(error)") }
-            log.info("authorization state in \(store.path) (\(settings.stateDirectoryOrigin)), \(records.count) client(s) decided")
-        } else {
-            log.info("authorization state kept in memory only (\(settings.stateDirectoryOrigin))")
         }
         authority = settings.makeAuthority(records: records)
+    }
+
+    /// Says at start how clients are named and where their authorization is kept.
+    func logStart(_ log: ServiceLog) {
         if let list = settings.allowList {
             log.info("authorization authority: allow-list of \(list.byName.count) client(s)")
         } else {
             log.info("authorization authority: local bus, clients named by id"
                      + (settings.localGrant.map { ", requests decided at once up to \($0.rawValue) (--grant-local)" } ?? ""))
+        }
+        if let store {
+            log.info("authorization state in \(store.path) (\(settings.stateDirectoryOrigin)), \(authority.records.count) client(s) decided")
+        } else {
+            log.info("authorization state kept in memory only (\(settings.stateDirectoryOrigin))")
         }
     }
 
