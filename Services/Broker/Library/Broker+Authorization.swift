@@ -64,8 +64,8 @@ extension Broker {
                     continue
                 }
                 guard let identity = enforcement.identity(userID: userID) else { continue }
-                let tier = enforcement.tier(of: identity, now: now)
-                for grant in enforcement.didUnsubscribe(identity.name, prefix: prefix, tier: tier) {
+                let policy = enforcement.policy(of: identity, now: now)
+                for grant in enforcement.didUnsubscribe(identity.name, prefix: prefix, policy: policy) {
                     try backend.setOption(ZMQ_UNSUBSCRIBE, bytes: grant)
                 }
                 continue
@@ -75,12 +75,12 @@ extension Broker {
                 count("refusedSubscriptions")
                 continue
             }
-            let tier = enforcement.tier(of: identity, now: now)
-            let grants = TopicAccess.grants(for: prefix, tier: tier)
+            let policy = enforcement.policy(of: identity, now: now)
+            let grants = policy.grants(for: prefix)
             for grant in grants { try backend.setOption(ZMQ_SUBSCRIBE, bytes: grant) }
             if grants.count != 1 || grants.first != prefix { count("narrowedSubscriptions") }
             enforcement.didSubscribe(identity.name, prefix: prefix)
-            for entry in cache.matching(prefix: prefix) where TopicAccess.mayReceive(topic: entry.topic, tier: tier) {
+            for entry in cache.matching(prefix: prefix) where policy.mayReceive(topic: entry.topic) {
                 if try !backend.send(entry.topic, more: true, dontWait: true) {
                     dropped += 1
                     continue
@@ -102,6 +102,8 @@ extension Broker {
         }
         switch PublishDecision.decide(topic: topic, sender: sender) {
         case .forward:
+            if topic.starts(with: Self.healthRoot) { noteHealthSender(topic: topic, sender: sender) }
+            if topic.starts(with: Self.regionRoot) { return screenOwnerTopic(topic: topic, body: body, backend: backend) }
             return true
         case let .refuse(code, reason):
             refuse(code: code, reason: "\(sender.name): \(reason)", topic: topic, backend: backend)
@@ -112,6 +114,37 @@ extension Broker {
         case .regionCommand:
             return checkRegionCommand(Array(body), from: sender, backend: backend)
         }
+    }
+
+    static let healthRoot = Array("health.".utf8)
+    static let regionRoot = Array("region.".utf8)
+
+    /// Remembers who sent each service's health, so `locus doctor` and the map can say it (health.bus detail `senders`).
+    private func noteHealthSender(topic: UnsafeRawBufferPointer, sender: ClientIdentity) {
+        let service = String(decoding: topic.dropFirst(Self.healthRoot.count), as: UTF8.self)
+        if healthSenders[service] != sender.name { healthSenders[service] = sender.name }
+    }
+
+    /// Owner topics (`region.state.<owner>`, `region.event.<owner>`) from any sender: an owner
+    /// id that extends an app's name would reach that app (topics match by prefix), so it is
+    /// dropped; an event about a device outside the owning app's device scope is dropped too.
+    private func screenOwnerTopic(topic: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer, backend: ZMQSocket) -> Bool {
+        let allowList = enforcement.authority.allowList
+        for root in [Topic.regionStatePrefix, Topic.regionEventPrefix] where topic.starts(with: root.utf8) {
+            let owner = topic.dropFirst(root.utf8.count)
+            if let app = allowList.ownerConflict(owner: owner) {
+                refuse(code: "ownerConflict", reason: "owner '\(String(decoding: owner, as: UTF8.self))' extends client '\(app)''s id, "
+                       + "so its topics would reach \(app)", topic: topic, backend: backend)
+                return false
+            }
+            guard root == Topic.regionEventPrefix, let entry = allowList.byName[String(decoding: owner, as: UTF8.self)],
+                  !entry.roles.contains(.service), let scope = entry.devices else { return true }
+            guard case .regionEvent(let event)? = try? MessageCodec.decode(body).body else { return true }
+            if scope.covers(device: event.device.utf8) { return true }
+            count("scopeFiltered")
+            return false
+        }
+        return true
     }
 
     /// Counts every refusal and reports at most one per second on `error.bus`, so a flood stays cheap.
@@ -136,7 +169,7 @@ extension Broker {
             return
         }
         let fields = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
-        let before = tiers(now: now)
+        let before = policies(now: now)
         let outcome = enforcement.authority.handle(message, fields: fields, from: sender, now: now)
         for error in outcome.errors {
             count("authErrors")
@@ -148,7 +181,7 @@ extension Broker {
 
     /// Publishes the new status (and pending list) of each changed client, persists, and
     /// schedules a connection reset when granted subscriptions no longer match.
-    func statusChanged(_ clients: [String], before: [String: AccessTier], backend: ZMQSocket, now: Double) {
+    func statusChanged(_ clients: [String], before: [String: ReceivePolicy], backend: ZMQSocket, now: Double) {
         guard !clients.isEmpty else { return }
         for client in clients {
             enforcement.graceUntil[client] = now + Self.sessionGraceSeconds
@@ -159,8 +192,8 @@ extension Broker {
             publish(.other(type: "auth.pending", fields: enforcement.authority.pendingFields(of: client)),
                     topic: "auth.pending." + client, on: backend, now: now)
             if let entry = enforcement.authority.allowList.byName[client] {
-                enforcement.accessChanged(client, before: before[client] ?? .none,
-                                          after: enforcement.tier(of: entry.identity, now: now))
+                enforcement.accessChanged(client, before: before[client],
+                                          after: enforcement.policy(of: entry.identity, now: now))
             }
         }
         enforcement.persist(log: log)
@@ -181,7 +214,13 @@ extension Broker {
         default: return true
         }
         var problem: String?
-        if owner != sender.name {
+        var conflict = false
+        if let app = enforcement.authority.allowList.ownerConflict(owner: owner.utf8) {
+            problem = "owner '\(owner)' extends client '\(app)''s id, so its region topics would reach \(app); choose another owner id"
+            conflict = true
+        } else if sender.isTrusted {
+            return true
+        } else if owner != sender.name {
             problem = "\(sender.name) may not act for owner '\(owner)'"
         } else if needsAlways && enforcement.authority.record(sender.name).status != .always {
             problem = "monitoring regions needs always authorization; \(sender.name) is \(enforcement.authority.record(sender.name).status.rawValue); "
@@ -190,15 +229,22 @@ extension Broker {
         guard let problem else { return true }
         count("refused")
         log.warn("region.cmd refused: \(problem)")
-        let failure = RegionFailed(owner: owner, regionId: regionId, code: .notAuthorized, message: problem, re: message.envelope.id)
-        publish(.regionFailed(failure), topic: Topic.regionState(owner), on: backend, now: now)
+        // The owner's own topic only when the sender is that owner (and may read it): never onto
+        // another owner's topic. error.bus carries it too, with the command's id.
+        if owner == sender.name && !conflict {
+            let failure = RegionFailed(owner: owner, regionId: regionId, code: .notAuthorized, message: problem, re: message.envelope.id)
+            publish(.regionFailed(failure), topic: Topic.regionState(owner), on: backend, now: now)
+        }
+        publish(.error(ErrorReport(code: conflict ? "ownerConflict" : "notAuthorized", message: problem,
+                                   topic: Topic.regionCmd, ref: message.envelope.id)),
+                topic: Topic.error("bus"), on: backend, now: now)
         return false
     }
 
     // MARK: temporary grants
 
     func expireTemporaryGrants(backend: ZMQSocket, now: Double) {
-        let before = tiers(now: now - 0.2)
+        let before = policies(now: now - 0.2)
         let recentReset = now - (enforcement.connections?.lastKick ?? 0) < Self.sessionGraceSeconds
         let changed = enforcement.authority.expire(now: now) { client in
             recentReset || enforcement.isConnected(client) || now < enforcement.graceUntil[client, default: 0]
@@ -206,11 +252,11 @@ extension Broker {
         statusChanged(changed, before: before, backend: backend, now: now)
     }
 
-    /// Each allow-listed client's tier, to tell afterwards whose granted subscriptions a change altered.
-    private func tiers(now: Double) -> [String: AccessTier] {
+    /// Each allow-listed client's receive policy, to tell afterwards whose granted subscriptions a change altered.
+    private func policies(now: Double) -> [String: ReceivePolicy] {
         guard filtersClients else { return [:] }
         return Dictionary(uniqueKeysWithValues: enforcement.authority.allowList.byName.values.map {
-            ($0.name, enforcement.tier(of: $0.identity, now: now))
+            ($0.name, enforcement.policy(of: $0.identity, now: now))
         })
     }
 

@@ -40,6 +40,8 @@ public final class Broker {
     /// Whether subscriptions and publications are checked per client (an allow-list is loaded).
     let filtersClients: Bool
     var lastRefusalReport = 0.0
+    /// Service name → the client that last published its `health.*` (with an allow-list).
+    var healthSenders: [String: String] = [:]
     var lastTemporaryCheck = 0.0
 
     public init(configuration: BrokerConfiguration, log: ServiceLog) {
@@ -283,7 +285,8 @@ public final class Broker {
         if filtersClients { values["connectionResets"] = enforcement.connections?.kicks ?? 0 }
         // `authority` tells `locus auth` that this bus answers auth.cmd, and how it names clients.
         let detail = ["pid": String(getpid()), "pub": configuration.pubEndpoint, "sub": configuration.subEndpoint,
-                      "authority": filtersClients ? "allowList" : "local"]
+                      "authority": filtersClients ? "allowList" : "local",
+                      "senders": filtersClients ? healthSenders.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") : "local"]
         let health = Health(service: "bus", state: state, uptime: now - started, counters: values, detail: detail)
         publish(.health(health), topic: Topic.health("bus"), on: backend, now: now)
     }

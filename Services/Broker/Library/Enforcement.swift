@@ -61,6 +61,14 @@ final class Enforcement {
 
     func tier(of identity: ClientIdentity, now: Double) -> AccessTier { authority.tier(of: identity, now: now) }
 
+    /// What the client may receive now: everything for services, else by tier, status, owner id and device scope.
+    func policy(of identity: ClientIdentity, now: Double) -> ReceivePolicy {
+        if identity.isTrusted { return .everything }
+        let status = authority.record(identity.name).status
+        return .client(name: identity.name, tier: tier(of: identity, now: now), authorized: status == .whenInUse || status == .always,
+                       scope: identity.devices, allOwners: identity.roles.contains(.admin))
+    }
+
     // MARK: subscriptions
 
     func didSubscribe(_ client: String, prefix: [UInt8]) {
@@ -69,15 +77,15 @@ final class Enforcement {
     }
 
     /// A cancel from the client itself; returns the grants no other live request of the client still needs.
-    func didUnsubscribe(_ client: String, prefix: [UInt8], tier: AccessTier) -> [[UInt8]] {
+    func didUnsubscribe(_ client: String, prefix: [UInt8], policy: ReceivePolicy) -> [[UInt8]] {
         guard let count = live[client]?[prefix] else { return [] }
         if count > 1 {
             live[client]?[prefix] = count - 1
             return []
         }
         live[client]?[prefix] = nil
-        let kept = Set((live[client] ?? [:]).keys.flatMap { TopicAccess.grants(for: $0, tier: tier) })
-        return TopicAccess.grants(for: prefix, tier: tier).filter { !kept.contains($0) }
+        let kept = Set((live[client] ?? [:]).keys.flatMap { policy.grants(for: $0) })
+        return policy.grants(for: prefix).filter { !kept.contains($0) }
     }
 
     /// A cancel libzmq emits for a closed connection carries no User-Id: every client with
@@ -93,7 +101,7 @@ final class Enforcement {
     func isConnected(_ client: String) -> Bool { !settings.filtersClients || !(live[client]?.isEmpty ?? true) }
 
     /// Notes a change of a client's access; connections are reset when it may hold grants.
-    func accessChanged(_ client: String, before: AccessTier, after: AccessTier) {
+    func accessChanged(_ client: String, before: ReceivePolicy?, after: ReceivePolicy) {
         if before != after && seen.contains(client) { resetPending = true }
     }
 
