@@ -5,7 +5,8 @@
 /// allowed prefixes: locations and visits (by tier and device scope), motion and control
 /// (by device scope), and the owner families (`region.state.<owner>`,
 /// `region.event.<owner>`, `auth.status.<client>`, `auth.pending.<client>`: the client's
-/// own id only). Everything else (health, errors, notifications, commands) is not guarded.
+/// own id only), and what services say to each other (`region.cmd`, `notify.*`, `bus.*`).
+/// Health and errors are not guarded.
 ///
 /// An XPUB matches by prefix and cannot express "everything except", so a request above a
 /// guarded root ("" or "region.") becomes the one-byte-longer prefixes that avoid each
@@ -24,6 +25,9 @@ public struct ReceivePolicy: Sendable, Equatable {
     public static let deviceRoots = ["location.raw.", "location.fused.", "location.approx.", "location.significant.",
                                      "visit.", "motion.", "control."]
     public static let ownerRoots = ["region.state.", "region.event.", "auth.status.", "auth.pending."]
+    /// What services say to each other: other apps' region commands (with their shapes), notifications
+    /// (the notifier's deliveries and apps' requests) and the bus's replays. Services and administrators only.
+    public static let serviceRoots = ["region.cmd", "notify.", "bus."]
     static let alphabet: [UInt8] = Array(0x21...0x7e) + Array(0x80...0xff)
 
     public init(guardedRoots: [[UInt8]], allowed: [[UInt8]]) {
@@ -45,7 +49,7 @@ public struct ReceivePolicy: Sendable, Equatable {
     public static func client(name: String, tier: AccessTier, authorized: Bool, scope: DeviceScope?,
                               allOwners: Bool = false) -> ReceivePolicy {
         func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
-        var roots = (locationRoots + ownerRoots).map(bytes)
+        var roots = (locationRoots + ownerRoots + serviceRoots).map(bytes)
         var allowed: [[UInt8]] = []
         let tierRoots: [String]
         switch tier {
@@ -61,6 +65,7 @@ public struct ReceivePolicy: Sendable, Equatable {
         } else {
             allowed += tierRoots.map(bytes)
         }
+        if allOwners { allowed += serviceRoots.map(bytes) }
         let owner = allOwners ? "" : name
         allowed += [bytes("auth.status." + owner), bytes("auth.pending." + owner)]
         if authorized || allOwners { allowed.append(bytes("region.state." + owner)) }
