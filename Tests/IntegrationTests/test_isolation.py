@@ -2,12 +2,13 @@
 regions and authorization, a device scope narrows what a client sees and a provider publishes,
 and only services publish health and errors (docs/security.md, the topic table)."""
 import json
+import subprocess
 import time
 
 import pytest
 import zmq
 
-from conftest import envelope
+from conftest import bin_dir, envelope
 from curve_support import CurveBus, drain, location, publish_until, send, wait_for
 
 ALWAYS = {"always": "Warns you at home", "whenInUse": "Shows your position"}
@@ -146,3 +147,22 @@ def test_a_forged_service_health_from_an_app_is_refused(fleet):
     topic, body = wait_for(watcher, lambda t, b: t == "error.bus" or b["id"] == forged["id"])
     assert topic == "error.bus" and body["code"] == "forged" and "alice" in body["message"], body
     assert not any(b["id"] == forged["id"] for _, b in drain(watcher, 1.0))
+
+
+def test_doctor_says_who_sent_each_health(fleet):
+    gps = fleet.publisher("gps0")
+    watcher = fleet.local_socket(zmq.SUB, "health.bus")
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        send(gps, "health.provider", envelope("health", service="provider", state="ok", counters={"sent": 1}))
+        if watcher.poll(300):
+            _, body = watcher.recv_multipart()
+            if "provider=gps0" in json.loads(body).get("detail", {}).get("senders", ""):
+                break
+    else:
+        raise AssertionError("the bus never named gps0 as the sender of health.provider")
+    doctor = subprocess.run([str(bin_dir() / "locus"), "doctor", "--wait", "1"], env=fleet.env,
+                            capture_output=True, text=True, timeout=30)
+    lines = doctor.stdout.splitlines()
+    assert any(line.startswith("ok: provider:") and line.endswith("(from gps0)") for line in lines), doctor.stdout
+    assert any(line.startswith("ok: geofence:") and line.endswith("(from local)") for line in lines), doctor.stdout
