@@ -169,7 +169,14 @@ extension Broker {
             return
         }
         let fields = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
-        let before = policies(now: now)
+        // A command changes the client it names only: its policy before is all that is needed.
+        let named: String?
+        switch message.body {
+        case .authRequest(let request): named = request.client
+        case .authSet(let command): named = command.client
+        default: named = nil
+        }
+        let before = policies(of: named.map { [$0] } ?? [], now: now)
         let outcome = enforcement.authority.handle(message, fields: fields, from: sender, now: now)
         for error in outcome.errors {
             count("authErrors")
@@ -244,7 +251,9 @@ extension Broker {
     // MARK: temporary grants
 
     func expireTemporaryGrants(backend: ZMQSocket, now: Double) {
-        let before = policies(now: now - 0.2)
+        guard enforcement.authority.hasTemporaryGrants else { return }
+        // Only clients with a temporary grant can change here; a fleet's other clients cost nothing.
+        let before = policies(of: enforcement.authority.records.filter { $0.value.temporaryFull != nil }.map(\.key), now: now - 0.2)
         let recentReset = now - (enforcement.connections?.lastKick ?? 0) < Self.sessionGraceSeconds
         let changed = enforcement.authority.expire(now: now) { client in
             recentReset || enforcement.isConnected(client) || now < enforcement.graceUntil[client, default: 0]
@@ -252,12 +261,14 @@ extension Broker {
         statusChanged(changed, before: before, backend: backend, now: now)
     }
 
-    /// Each allow-listed client's receive policy, to tell afterwards whose granted subscriptions a change altered.
-    private func policies(now: Double) -> [String: ReceivePolicy] {
+    /// The receive policies of the named allow-listed clients, to tell afterwards whose granted subscriptions a change altered.
+    private func policies(of names: [String], now: Double) -> [String: ReceivePolicy] {
         guard filtersClients else { return [:] }
-        return Dictionary(uniqueKeysWithValues: enforcement.authority.allowList.byName.values.map {
-            ($0.name, enforcement.policy(of: $0.identity, now: now))
-        })
+        var result: [String: ReceivePolicy] = [:]
+        for name in names {
+            if let entry = enforcement.authority.allowList.byName[name] { result[name] = enforcement.policy(of: entry.identity, now: now) }
+        }
+        return result
     }
 
     /// Time a client may be without a subscriber connection (a reconnect) before its session counts as ended.
