@@ -44,13 +44,10 @@ class Stack:
                         PATH=f"{bin_dir()}:{os.environ.get('PATH', '')}")
         self.sub = f"ipc://{runtime}/locus/sub"
         self.pub = f"ipc://{runtime}/locus/pub"
-        # Until `locus up` gives the notifier a default sink, a config directory names one.
-        self.notifications = directory / "notifications.jsonl"
-        config = directory / "config"
-        config.mkdir()
-        (config / "notifier.json").write_text(json.dumps({"sink": [f"jsonl:{self.notifications}"]}))
+        # `locus up` gives the notifier a JSON-lines sink in the state directory.
+        self.notifications = state / "locus" / "notifications.jsonl"
         self.log = open(directory / "up.log", "w")
-        self.process = subprocess.Popen(["locus", "up", "--config-dir", str(config), *up_args], env=self.env,
+        self.process = subprocess.Popen(["locus", "up", *up_args], env=self.env,
                                         cwd=REPO, stdout=self.log, stderr=subprocess.STDOUT)
         self.context = zmq.Context()
 

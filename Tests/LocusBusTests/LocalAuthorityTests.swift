@@ -67,8 +67,8 @@ final class LocalAuthorityTests: XCTestCase {
         let other = BusStateDirectory.resolve(explicit: nil, subEndpoints: ["ipc:///tmp/t1/sub"], environment: runtime)
         XCTAssertEqual(other.path, "/tmp/t1", "another bus keeps its grants beside its own endpoints")
         let noState = BusStateDirectory.resolve(explicit: nil, subEndpoints: ["ipc:///run/user/7/locus/sub"],
-                                                environment: ["XDG_RUNTIME_DIR": "/run/user/7"])
-        XCTAssertEqual(noState.path, "/run/user/7/locus")
+                                                environment: ["XDG_RUNTIME_DIR": "/run/user/7", "HOME": "/home/u"])
+        XCTAssertEqual(noState.path, "/home/u/.local/state/locus", "where locus up keeps the other services' state")
         XCTAssertNil(BusStateDirectory.resolve(explicit: nil, subEndpoints: ["tcp://*:5561"], environment: runtime).path)
         XCTAssertEqual(BusStateDirectory.resolve(explicit: "/var/lib/locus/bus", subEndpoints: [], environment: runtime).path,
                        "/var/lib/locus/bus")

@@ -18,7 +18,7 @@ let spec = CommandLineSpec(
         OptionSpec("--replay-seconds", value: "SECONDS", help: "oldest event (since the bus received it) bus.replay re-sends", default: "3600"),
         OptionSpec("--allow", value: "FILE", help: "allow-list JSON (clients, keys, roles, manifests): turns on authorization"),
         OptionSpec("--curve-secret", value: "FILE", help: "the bus's keypair file (locus keys gen): tcp endpoints use CURVE + ZAP"),
-        OptionSpec("--state", value: "DIR", help: "directory for auth-state.json and replay-ring.log (authorization and the bus.replay ring survive restarts); without it authorization is kept under $XDG_STATE_HOME/locus (the user's default bus) or beside the ipc endpoints"),
+        OptionSpec("--state", value: "DIR", help: "directory for auth-state.json and replay-ring.log (authorization and the bus.replay ring survive restarts); without it authorization is kept in the user's state directory ($XDG_STATE_HOME/locus or ~/.local/state/locus) for the default bus, else beside the ipc endpoints"),
         OptionSpec("--grant-local", value: "LEVEL", help: "single-user host policy: decide requests from clients named by id (no --allow) at once, up to whenInUse or always"),
         OptionSpec("--restart-grace", value: "SECONDS", help: "after a restart (saved ring found), wait this long before taking publishers' messages, so subscribers reconnect first", default: "0.5"),
         OptionSpec("--local-pub", value: "ENDPOINT", help: "also bind this (ipc) publisher endpoint, NULL security, trusted local identity"),
