@@ -19,7 +19,7 @@ from conftest import REPO, bin_dir
 def readme_commands():
     """The command lines of the README's "Your first region" block, without comments or `&`."""
     text = (REPO / "README.md").read_text()
-    section = text.split("### Your first region", 1)[1]
+    section = text.split("## Your first region", 1)[1]
     block = section.split("```sh", 1)[1].split("```", 1)[0]
     commands = []
     for line in block.splitlines():
