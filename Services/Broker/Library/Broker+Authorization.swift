@@ -116,6 +116,16 @@ extension Broker {
         }
     }
 
+    /// The authority's part of `health.bus`: `authority` tells `locus auth` that this bus answers
+    /// `auth.cmd` and how it names clients; `senders` who published each service's health.
+    func addAuthorizationHealth(counters values: inout [String: Int], detail: inout [String: String]) {
+        values["clientsKnown"] = filtersClients ? enforcement.authority.allowList.byName.count : enforcement.authority.records.count
+        if filtersClients { values["connectionResets"] = enforcement.connections?.kicks ?? 0 }
+        detail["authority"] = filtersClients ? "allowList" : "local"
+        detail["senders"] = filtersClients
+            ? healthSenders.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") : "local"
+    }
+
     static let healthRoot = Array("health.".utf8)
     static let regionRoot = Array("region.".utf8)
 

@@ -281,12 +281,8 @@ public final class Broker {
         // Degraded while losses are recent: drops since the previous report, or a full cache.
         let state: HealthState = dropped > droppedAtLastHealth || cache.refused > 0 ? .degraded : .ok
         droppedAtLastHealth = dropped
-        values["clientsKnown"] = filtersClients ? enforcement.authority.allowList.byName.count : enforcement.authority.records.count
-        if filtersClients { values["connectionResets"] = enforcement.connections?.kicks ?? 0 }
-        // `authority` tells `locus auth` that this bus answers auth.cmd, and how it names clients.
-        let detail = ["pid": String(getpid()), "pub": configuration.pubEndpoint, "sub": configuration.subEndpoint,
-                      "authority": filtersClients ? "allowList" : "local",
-                      "senders": filtersClients ? healthSenders.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") : "local"]
+        var detail = ["pid": String(getpid()), "pub": configuration.pubEndpoint, "sub": configuration.subEndpoint]
+        addAuthorizationHealth(counters: &values, detail: &detail)
         let health = Health(service: "bus", state: state, uptime: now - started, counters: values, detail: detail)
         publish(.health(health), topic: Topic.health("bus"), on: backend, now: now)
     }
