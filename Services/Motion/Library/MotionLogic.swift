@@ -82,21 +82,24 @@ public struct MotionLogic: ServiceLogic {
             counters.add("ownFixes")
             return out
         }
+        if t > track.newestFixT {
+            track.newestFixT = t
+            track.clock.observe(fixTime: t, arrival: now)
+        }
         guard location.hacc <= configuration.maximumGoodHaccMeters else {
             counters.add("poorFixes")
             return out
         }
-        if let last = track.lastGood {
-            guard t > last.t else {
-                counters.add("staleFixes")
-                return out
-            }
-            track.observeInterval(from: last.t, to: t)
+        if let last = track.lastGood, t <= last.t {
+            counters.add("staleFixes")
+            return out
         }
+        track.cadence.observe(gap: track.lastGood.map { t - $0.t }, maximumIntervalSeconds: configuration.cadenceMaximumIntervalSeconds)
         counters.add("goodFixes")
         track.lastGood = GoodFix(coordinate: Coordinate(lat: location.lat, lon: location.lon), haccMeters: location.hacc, t: t,
                                  speedMetersPerSecond: location.speed, speedAccuracyMetersPerSecond: location.speedAcc,
                                  courseDegrees: location.course, altitudeMeters: location.alt)
+        track.movingAtLastGood = isMoving(location, activity: track.activity)
         if track.isDegraded {
             track.phase = .tracking
             track.settling = true
@@ -214,11 +217,12 @@ public struct MotionLogic: ServiceLogic {
     }
 
     private mutating func checkPause(_ track: inout DeviceTrack, device: String, now: Double) -> [Outbound] {
-        guard !track.paused, let since = track.stationarySince, now - since >= configuration.pauseAfterSeconds else { return [] }
+        let deviceNow = track.clock.deviceTime(at: now)
+        guard !track.paused, let since = track.stationarySince, deviceNow - since >= configuration.pauseAfterSeconds else { return [] }
         track.paused = true
         if track.isDegraded { track.phase = .tracking }
         track.settling = false
-        return steer(&track, device: device, reason: "stationary for \(Int(now - since)) s: paused", t: now)
+        return steer(&track, device: device, reason: "stationary for \(Int(deviceNow - since)) s: paused", t: deviceNow)
     }
 
     // MARK: - Degradation
@@ -226,7 +230,7 @@ public struct MotionLogic: ServiceLogic {
     /// The interval good fixes are expected at: their own cadence, stretched by the distance
     /// filter at the last speed and by the provider's low-power rate.
     private func expectedIntervalSeconds(_ track: DeviceTrack) -> Double {
-        var expected = track.intervalSeconds ?? 1
+        var expected = track.cadence.intervalSeconds ?? 1
         if let filter = track.steering?.distanceFilterMeters, filter > 0 {
             expected = max(expected, filter / max(track.lastGood?.speedMetersPerSecond ?? 0, 0.5))
         }
@@ -234,19 +238,42 @@ public struct MotionLogic: ServiceLogic {
         return min(expected, 60)
     }
 
+    /// Whether a fix says its device moves: a moving activity, or a speed clearly above zero.
+    private func isMoving(_ location: Location, activity: MotionActivity) -> Bool {
+        switch activity {
+        case .walking, .running, .cycling, .automotive: return true
+        case .stationary: return false
+        case .unknown:
+            guard let speed = location.speed else { return false }
+            return speed >= max(configuration.movingSpeedMetersPerSecond, 2 * (location.speedAcc ?? 0))
+        }
+    }
+
+    /// Whether silence from this device can be an outage: it reported at a steady rhythm and
+    /// was moving when its last good fix came. Otherwise its last fix stays its location.
+    private func mayDeadReckon(_ track: DeviceTrack) -> Bool {
+        track.movingAtLastGood && track.cadence.isEstablished(minimumFixes: configuration.cadenceFixes)
+    }
+
+    /// Degrades a device whose fixes stopped. Every time here is the device's own (its clock's
+    /// offset applied to `now`), so a device that is steadily late is not lost, and dead-reckoned
+    /// and cached fixes are never stamped later than the device's next real fix can be.
     private mutating func degrade(_ track: inout DeviceTrack, device: String, now: Double) -> [Outbound] {
         guard let good = track.lastGood, !track.paused else { return [] }
         var out: [Outbound] = []
+        let deviceNow = track.clock.deviceTime(at: now)
         if case .tracking = track.phase {
+            guard mayDeadReckon(track) else { return [] }
             let clockStart = max(good.t, track.resumedAt ?? good.t)
-            guard now - clockStart > expectedIntervalSeconds(track) + configuration.outageGraceSeconds else { return [] }
+            let allowed = expectedIntervalSeconds(track) + configuration.outageGraceSeconds + track.clock.toleranceSeconds
+            guard deviceNow - clockStart > allowed else { return [] }
             track.phase = .deadReckoning(DeadReckoner(from: good), nextT: clockStart + configuration.deadReckoningIntervalSeconds)
             counters.add("outages")
-            out += steer(&track, device: device, reason: "no good fix for \(Int(now - good.t)) s: dead reckoning", t: now)
+            out += steer(&track, device: device, reason: "no good fix for \(Int(deviceNow - good.t)) s: dead reckoning", t: deviceNow)
         }
         if case .deadReckoning(var reckoner, var nextT) = track.phase {
             let profile = configuration.profiles[track.activity] ?? ActivityProfile(maximumSpeedMetersPerSecond: 60, radiusGrowthMetersPerSecond: 4)
-            while nextT <= now {
+            while nextT <= deviceNow {
                 reckoner.advance(to: nextT, profile: profile)
                 if nextT - good.t > configuration.deadReckoningMaximumSeconds
                     || reckoner.radiusMeters > configuration.deadReckoningMaximumRadiusMeters {
@@ -260,7 +287,7 @@ public struct MotionLogic: ServiceLogic {
             }
         }
         if case .cache(var nextT) = track.phase {
-            while nextT <= now {
+            while nextT <= deviceNow {
                 let age = nextT - good.t
                 if age > configuration.cacheValiditySeconds {
                     track.phase = .unavailable
