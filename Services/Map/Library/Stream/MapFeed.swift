@@ -41,12 +41,17 @@ public struct MapFeed: Sendable {
 
     /// The topic prefixes to subscribe to; nothing finer than the viewer may see.
     public var subscriptions: [String] {
-        [accuracy.locationPrefix, Topic.regionEventPrefix, Topic.regionStatePrefix, Topic.motionPrefix, Topic.healthPrefix]
+        [accuracy.locationPrefix] + (accuracy.latePrefix.map { [$0] } ?? [])
+            + [Topic.regionEventPrefix, Topic.regionStatePrefix, Topic.motionPrefix, Topic.healthPrefix]
     }
 
     /// The page event for a bus message (nil when it is not for this viewer), remembering it for replay.
     public mutating func accept(topic: String, message: Message, raw: [UInt8]) -> MapEvent? {
         switch message.body {
+        case .location(let location) where accuracy.latePrefix.map(topic.hasPrefix) == true:
+            let event = MapEvent(kind: .late, json: raw)
+            remember(location: event, device: location.device)
+            return event
         case .location(let location):
             guard topic.hasPrefix(accuracy.locationPrefix) else { return nil }
             let event = MapEvent(kind: .location, json: raw)
