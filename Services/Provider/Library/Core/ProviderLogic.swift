@@ -58,6 +58,7 @@ public struct ProviderLogic: ServiceLogic {
         let snapshot = status.snapshot
         var detail = ["plugin": plugin, "device": device, "control": policy.summary, "fix": snapshot.state.rawValue]
         if let note = snapshot.note { detail["note"] = note }
+        for (key, value) in snapshot.remarks { detail[key] = value }
         return detail
     }
 }

@@ -17,6 +17,7 @@ public enum ProviderOptions {
         OptionSpec("--tcp", value: "HOST:PORT", help: "nmea: read NMEA from a TCP server (reconnects)"),
         OptionSpec("--udp", value: ":PORT", help: "nmea: read NMEA datagrams on a UDP port"),
         OptionSpec("--date", value: "YYYY-MM-DD", help: "nmea/exec: date for fixes whose sentences carry none (else they are skipped)"),
+        OptionSpec("--rollover", value: "auto|correct|keep", help: "nmea/gpsd: repair GPS week-rollover dates (auto: live inputs, not files)", default: "auto"),
         OptionSpec("--host", value: "HOST", help: "gpsd: host", default: "localhost"),
         OptionSpec("--port", value: "PORT", help: "gpsd: port", default: "2947"),
         OptionSpec("--once", help: "gpsd: stop when gpsd closes the connection instead of reconnecting"),
@@ -88,11 +89,13 @@ public enum ProviderOptions {
                 let (_, port) = try hostPort(options.string("--udp") ?? "", option: "--udp")
                 input = .udp(port: port)
             }
-            return NMEASource(input: input, sourceName: options.string("--source") ?? "gnss", date: date, pacer: pacer)
+            return NMEASource(input: input, sourceName: options.string("--source") ?? "gnss", date: date, pacer: pacer,
+                              rollover: try rolloverPolicy(options))
         case "gpsd":
             guard let port = try options.int("--port"), (1...65535).contains(port) else { throw UsageError("--port must be 1–65535") }
             return GPSDSource(host: options.string("--host") ?? "localhost", port: port,
-                              sourceName: options.string("--source") ?? "gnss", exitOnDisconnect: options.flag("--once"))
+                              sourceName: options.string("--source") ?? "gnss", exitOnDisconnect: options.flag("--once"),
+                              rollover: try rolloverPolicy(options))
         case "gpx":
             guard let path = options.string("--file") else { throw UsageError("gpx needs --file") }
             return GPXSource(path: path, pacer: pacer, loop: options.flag("--loop"), hz: try positive(options, "--hz"),
@@ -145,6 +148,14 @@ public enum ProviderOptions {
         case "max": return true
         case let other?: throw UsageError("--rate must be 'max' or 'realtime', not '\(other)'")
         }
+    }
+
+    static func rolloverPolicy(_ options: ParsedOptions) throws(UsageError) -> WeekRollover.Policy {
+        let text = options.string("--rollover") ?? "auto"
+        guard let policy = WeekRollover.Policy(rawValue: text) else {
+            throw UsageError("--rollover must be auto, correct or keep, not '\(text)'")
+        }
+        return policy
     }
 
     static func parseDate(_ options: ParsedOptions) throws(UsageError) -> NMEACivilDate? {
