@@ -74,9 +74,12 @@ final class FixTimeTests: XCTestCase {
         }
         XCTAssertEqual(codes(h), [])
         let late = h.published(on: "location.late.phone")
-        XCTAssertEqual(late.count, 290, "older than the out-of-order window: history")
-        XCTAssertEqual(late.map(\.t), (11...300).reversed().map { now - Double($0) })
-        XCTAssertEqual(h.logic.healthCounters["fix.fusedLate"], 10, "the last ten seconds are fused into the estimate")
+        XCTAssertEqual(late.map(\.t), (1...300).reversed().map { now - Double($0) }, "each buffered fix is history, once")
+        XCTAssertEqual(h.logic.healthCounters["lateFixes"], 300)
+        // The last ten seconds are also offered to the estimate; none may move it back.
+        let offered = (h.logic.healthCounters["fix.fusedLate"] ?? 0) + (h.logic.healthCounters["fix.rejectedOutlier"] ?? 0)
+        XCTAssertEqual(offered, 10)
+        XCTAssertNil(h.logic.healthCounters["fix.reanchored"])
         XCTAssertEqual(h.published(on: "location.fused.phone").count, before, "the estimate does not rewind")
         let visits = h.output.compactMap { out -> Visit? in if case .visit(let v) = out.body { return v } else { return nil } }
         XCTAssertEqual(visits.count, 1, "five minutes at one place, known only from the buffered fixes")

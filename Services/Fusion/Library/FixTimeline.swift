@@ -3,9 +3,9 @@ public import LocusBus
 /// Where one device's fixes stand in time, and what fusion decides from it.
 ///
 /// - A real fix at or after the newest real fix is **current**: it goes to the filter.
-/// - A real fix older than the newest real fix is **late**: data, not an error. Within the
-///   filter's out-of-order window it is fused with its age counted against it; older, it is
-///   history (`location.late.<device>`, visits, significant change) and leaves the filter alone.
+/// - A real fix older than the newest real fix is **late**: data, not an error. It is history
+///   (`location.late.<device>`, visits, significant change); within the filter's out-of-order
+///   window it is also fused with its age counted against it, but it never rewinds the filter.
 ///   Only one older than `lateLimitSeconds` is refused, with its lag in the message.
 /// - A fix the stack invented (`dr`, `cache`) is never newer than a real one: one measured at or
 ///   before the newest real fix is dropped, and the filter is kept as it was before the first

@@ -22,19 +22,14 @@ extension FusionLogic {
         return true
     }
 
-    /// A real fix older than its device's newest beyond the filter's out-of-order window:
-    /// history. It is published on `location.late.<device>` (the map's track, the geofence's
-    /// late crossings) and may lengthen a visit or be a significant change, but the filter —
-    /// the estimate of where the device is now — does not rewind for it.
+    /// A real fix older than its device's newest: history. It is published on
+    /// `location.late.<device>` (the map's track, the geofence's late crossings) and may
+    /// lengthen a visit or be a significant change, but the estimate of where the device is now
+    /// does not rewind for it. Returns what to publish and whether the fix passed the screen.
     mutating func receiveLate(_ location: Location, coordinate: Coordinate, hacc: Double, t: Double, retimed: Bool, device: String,
-                              state: inout DeviceState, topic: String, message: Message, now: Double) -> [Outbound] {
+                              state: inout DeviceState, topic: String, message: Message, now: Double) -> ([Outbound], Bool) {
         if let rejection = state.screen.check(coordinate, hacc: location.hacc, t: t, stream: .late) {
-            counters.add("rejected." + rejection.code)
-            if case .flood = rejection {
-                guard now - state.lastFloodReport >= configuration.floodReportIntervalSeconds else { return [] }
-                state.lastFloodReport = now
-            }
-            return [reject(rejection.code, describe(rejection, device: device), topic: topic, message: message, now: now)]
+            return (report(rejection, device: device, state: &state, topic: topic, message: message, now: now), false)
         }
         counters.add("lateFixes")
         var late = location
@@ -51,6 +46,17 @@ extension FusionLogic {
         if state.significant.observe(coordinate, t: t) {
             out.append(Outbound(topic: Topic.locationSignificant(device), body: .location(late), t: t))
         }
-        return out
+        return (out, true)
+    }
+
+    /// Counts a screen's rejection and reports it; a flood once per `floodReportIntervalSeconds` of arrival.
+    mutating func report(_ rejection: FixScreen.Rejection, device: String, state: inout DeviceState, topic: String, message: Message,
+                         now: Double) -> [Outbound] {
+        counters.add("rejected." + rejection.code)
+        if case .flood = rejection {
+            guard now - state.lastFloodReport >= configuration.floodReportIntervalSeconds else { return [] }
+            state.lastFloodReport = now
+        }
+        return [reject(rejection.code, describe(rejection, device: device), topic: topic, message: message, now: now)]
     }
 }

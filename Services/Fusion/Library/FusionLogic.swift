@@ -101,22 +101,17 @@ public struct FusionLogic: ServiceLogic {
             out.append(reject("tooLate", "fix for \(device) is \(Int(lag)) s older than its newest (late fixes are kept up to "
                               + "\(Int(configuration.lateLimitSeconds)) s)", topic: topic, message: message, now: now))
             return out
-        case .late(let lag) where lag > configuration.filter.outOfOrderWindowSeconds:
-            return out + receiveLate(location, coordinate: coordinate, hacc: hacc, t: measuredAt, retimed: retimed, device: device,
-                                     state: &state, topic: topic, message: message, now: now)
-        case .late, .current:
-            break
-        }
-        if !retimed, !invented { state.timeline.observeClock(fixTime: measuredAt, arrival: now) }
-
-        if let rejection = state.screen.check(coordinate, hacc: location.hacc, t: measuredAt, stream: invented ? .invented : .current) {
-            counters.add("rejected." + rejection.code)
-            if case .flood = rejection {
-                guard t - state.lastFloodReport >= configuration.floodReportIntervalSeconds else { return out }
-                state.lastFloodReport = t
+        case .late(let lag):
+            // History for everyone; within the filter's window it also refines the estimate.
+            let (history, accepted) = receiveLate(location, coordinate: coordinate, hacc: hacc, t: measuredAt, retimed: retimed,
+                                                  device: device, state: &state, topic: topic, message: message, now: now)
+            out += history
+            guard accepted, lag <= configuration.filter.outOfOrderWindowSeconds else { return out }
+        case .current:
+            if !retimed, !invented { state.timeline.observeClock(fixTime: measuredAt, arrival: now) }
+            if let rejection = state.screen.check(coordinate, hacc: location.hacc, t: measuredAt, stream: invented ? .invented : .current) {
+                return out + report(rejection, device: device, state: &state, topic: topic, message: message, now: now)
             }
-            out.append(reject(rejection.code, describe(rejection, device: device), topic: topic, message: message, now: now))
-            return out
         }
         if invented {
             if state.timeline.beforeInvented == nil { state.timeline.beforeInvented = state.filter }
