@@ -1,4 +1,4 @@
-import LocusBus
+import LocusService
 import XCTest
 
 /// The per-device clock: a steady lag is learned at once, jitter becomes spread, one stray

@@ -1,4 +1,4 @@
-public import LocusBus
+public import LocusService
 
 /// Where one device's fixes stand in time, and what fusion decides from it.
 ///

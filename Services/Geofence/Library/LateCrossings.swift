@@ -1,6 +1,6 @@
-import LocusBus
+import LocusService
 import LocusGeo
-public import LocusProtocol
+import LocusProtocol
 
 /// Region crossings found in a device's late fixes: history uploaded after newer fixes (a
 /// phone back online sending what it buffered), on `location.late.<device>` or a fused fix

@@ -1,4 +1,4 @@
-public import LocusBus
+public import LocusService
 public import LocusProtocol
 
 /// What the degrader knows about one device: its activity, its steering, its last good fix
