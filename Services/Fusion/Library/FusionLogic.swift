@@ -146,7 +146,7 @@ public struct FusionLogic: ServiceLogic {
         return out
     }
 
-    mutating func publish(_ estimate: FilterEstimate, device: String, mode: String?, state: inout DeviceState) -> [Outbound] {
+    private mutating func publish(_ estimate: FilterEstimate, device: String, mode: String?, state: inout DeviceState) -> [Outbound] {
         var out: [Outbound] = []
         let t = estimate.t
         if let visit = state.visits.observe(estimate.coordinate, haccMeters: estimate.haccMeters, t: t) {

@@ -8,7 +8,9 @@ public import LocusProtocol
 ///
 /// Fused fixes whose `mode` (or `source`) is `dr` or `cache` are this service's own positions
 /// come back through fusion: they never count as good fixes, or the degrader would feed itself.
-/// Time is the messages' `t` (the runtime's `now`), so `--stdio` replays are deterministic.
+/// Time is each device's own: the messages' `t`, and for "now" the runtime's `now` less the
+/// device's usual lag (`DeviceClock`), so a late device is not lost and `--stdio` replays
+/// are deterministic.
 public struct MotionLogic: ServiceLogic {
     public static let service = "motion"
 
