@@ -21,7 +21,7 @@ var targets: [Target] = [
     // Services: a library with the logic, a thin executable.
     .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusProtocol"], path: "Services/Bus/Library"),
     .executableTarget(name: "locus-bus", dependencies: ["LocusBroker", "LocusBus"], path: "Services/Bus/Executable"),
-    .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Provider/Library"),
+    .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus", "LocusStore"], path: "Services/Provider/Library"),
     .executableTarget(name: "locus-provider", dependencies: ["LocusProvider", "LocusBus"], path: "Services/Provider/Executable"),
     .target(name: "LocusCLI", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion", "LocusGeofence", "LocusMap"], path: "Services/CLI/Library"),
     .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
