@@ -53,7 +53,8 @@ var targets: [Target] = [
     .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),
     .testTarget(name: "LocusGeoTests", dependencies: ["LocusGeo"], path: "Tests/LocusGeoTests", exclude: ["Fixtures"]),
     .testTarget(name: "LocusBusTests", dependencies: ["LocusBus", "LocusBroker", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBusTests"),
-    .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusProtocol"], path: "Tests/LocusProviderTests"),
+    .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusProtocol", "LocusGeo", "LocusStore"], path: "Tests/LocusProviderTests",
+                exclude: ["Fixtures"]),
     .testTarget(name: "LocusCLITests", dependencies: ["LocusCLI"], path: "Tests/LocusCLITests"),
     .testTarget(name: "LocusStoreTests", dependencies: ["LocusStore", "CSQLite"], path: "Tests/LocusStoreTests"),
 ]
