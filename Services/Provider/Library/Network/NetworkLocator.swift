@@ -17,6 +17,8 @@ public struct NetworkFix: Sendable {
     public var used: [BeaconID]
     /// Known beacons left out as inconsistent with the rest (moved, mobile, mislearned).
     public var rejected: [BeaconID]
+    /// Not to be published: the device had a good satellite-based fix moments ago.
+    public var heldBack = false
 }
 
 /// The network positioning engine: scans in, positions out, and learning from good fixes
@@ -35,6 +37,10 @@ public final class NetworkLocator {
         public var learnMaximumHacc = 20.0
         /// A fix and a scan coincide when at most this far apart in time.
         public var learnWindowSeconds = 1.5
+        /// While a good satellite-based fused fix is at most this old, network fixes are held
+        /// back: they add nothing then, and a database still learning the street the device
+        /// is on places every beacon behind it, which would pull the fused track back.
+        public var standAsideSeconds = 5.0
         /// Access points iw last heard longer ago than this are left out (`scan dump` keeps
         /// results for up to 30 s, and a moving device has left them behind).
         public var maximumObservationAgeSeconds = 15.0
@@ -53,6 +59,7 @@ public final class NetworkLocator {
     public var settings: Settings
     public private(set) var counters: [String: Int] = [:]
     private var recent: [RecentScan] = []
+    private var lastGoodFix = -Double.infinity
 
     struct RecentScan {
         var t: Double
@@ -93,18 +100,23 @@ public final class NetworkLocator {
         count("rejectedBeacons", estimate.rejected.count)
         let location = Location(device: "", source: settings.sourceName, lat: estimate.position.lat, lon: estimate.position.lon,
                                 hacc: estimate.hacc, mode: "approx")
+        let heldBack = t - lastGoodFix <= settings.standAsideSeconds
+        if heldBack { count("heldBack") }
         return NetworkFix(location: location, heard: sightings.count, known: beacons.count,
-                          used: estimate.used.map { ids[$0] }, rejected: estimate.rejected.map { ids[$0] })
+                          used: estimate.used.map { ids[$0] }, rejected: estimate.rejected.map { ids[$0] }, heldBack: heldBack)
     }
 
-    /// Learns from a fused fix at `t` when it is good and a recent scan coincides with it;
-    /// returns how many beacons were updated. Fixes that rest on network positions (mode
-    /// `approx`), cached or dead-reckoned ones never teach: the database would learn itself.
+    /// Takes a fused fix at `t`. A good one (satellite-based, mode `2d`/`3d`, within
+    /// `learnMaximumHacc`) holds network fixes back for a few seconds, and teaches the
+    /// beacons of a recent scan that coincides with it; returns how many were updated.
+    /// Fixes that rest on network positions (mode `approx`), cached or dead-reckoned ones
+    /// never teach: the database would learn itself.
     @discardableResult
     public func learn(from fix: Location, t: Double) throws(BeaconDatabaseError) -> Int {
-        guard settings.learns, fix.mode == "2d" || fix.mode == "3d", fix.age == nil,
-              fix.hacc.isFinite, fix.hacc <= settings.learnMaximumHacc,
+        guard fix.mode == "2d" || fix.mode == "3d", fix.age == nil, fix.hacc.isFinite, fix.hacc <= settings.learnMaximumHacc,
               Coordinate(lat: fix.lat, lon: fix.lon).isValid, t.isFinite else { return 0 }
+        lastGoodFix = max(lastGoodFix, t)
+        guard settings.learns else { return 0 }
         let speed = fix.speed.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0
         var best: Int?
         for index in recent.indices where !recent[index].learned {

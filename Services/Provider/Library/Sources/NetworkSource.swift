@@ -163,7 +163,7 @@ final class NetworkSession {
         }
         do {
             if let fix = try locator.locate(scan, t: t) {
-                context.emit(fix.location, t: t)
+                if !fix.heldBack { context.emit(fix.location, t: t) }
             } else {
                 context.status.set(.noFix, note: "no known beacons in the last scan")
             }

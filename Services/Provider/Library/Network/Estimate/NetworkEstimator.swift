@@ -3,8 +3,9 @@ public import LocusGeo
 
 /// A position from the beacons one scan heard, with an honest 68 % radius.
 ///
-/// 1. Each beacon's distance is read from its signal (`PathLossModel`), capped by its
-///    coverage; a beacon without a signal (a serving cell) is somewhere in its coverage disk.
+/// 1. Each beacon's distance is read from its signal (`PathLossModel`), at least 10 m and
+///    capped by its coverage; a beacon without a signal (a serving cell) is a share of its
+///    radius away (`noSignalShare`).
 /// 2. Beacons heard together must be near each other: two are consistent when their
 ///    positions are no farther apart than both reaches (coverage or twice the distance
 ///    read from the signal, 50 m … the kind's largest radius). The beacon with the most
@@ -12,11 +13,16 @@ public import LocusGeo
 ///    the group, are rejected — an access point that moved, a hotspot on a bus.
 /// 3. The position is the weighted mean of the group with weights 1 / (E[d²] + σ²), E[d²]
 ///    being the expected squared distance under the shadowing and σ the uncertainty of the
-///    beacon's stored position. A beacon that lies farther from the mean than its distance
-///    can explain is dropped and the mean taken again.
-/// 4. If the beacons lay in independent directions around the device, the mean's error would
-///    have variance 1 / Σw; `hacc` is `haccScale` · √(1 / Σw), at least `minimumHacc`. The scale
-///    is calibrated on the simulated city (docs/network.md), on seeds the benchmark does not score.
+///    beacon's stored position (its radius over √samples, and a quarter of the radius that
+///    more sightings from the same streets never remove). A beacon farther from the mean of
+///    the others than its distance can explain is dropped and the mean taken again.
+/// 4. If the beacons lay in independent directions around the device and their stored
+///    positions erred independently, the mean's error would have variance 1 / Σw. Stored
+///    positions learned along the same streets share part of their error, so a share
+///    `correlatedShare` of the weighted mean position uncertainty σ̄ is added whole:
+///    `hacc` = `haccScale` · √(1 / Σw + correlatedShare · σ̄²), at least `minimumHacc`. Scale
+///    and share were calibrated on the simulated city (docs/network.md) on seeds 101–104,
+///    which the benchmark does not score.
 public struct NetworkEstimator: Sendable {
     /// One beacon of a scan with what the database knows about it.
     public struct Beacon: Sendable, Equatable {
@@ -44,14 +50,18 @@ public struct NetworkEstimator: Sendable {
 
     public var kind: BeaconKind
     public var pathLoss: PathLossModel
-    public var haccScale: Double
+    public var haccScale = 1.25
+    public var correlatedShare = 0.3
+    /// Root mean square distance from a beacon heard without a signal level (a serving cell),
+    /// as a share of its radius: a serving cell is usually the nearest, so it is well below
+    /// the √½ of a uniform disk.
+    public var noSignalShare = 0.3
     public var minimumHacc: Double
 
-    public init(kind: BeaconKind, pathLoss: PathLossModel = .wifiTypical, haccScale: Double? = nil, minimumHacc: Double? = nil) {
+    public init(kind: BeaconKind, pathLoss: PathLossModel = .wifiTypical) {
         self.kind = kind
         self.pathLoss = pathLoss
-        self.haccScale = haccScale ?? (kind == .wifi ? 1.0 : 1.0)
-        self.minimumHacc = minimumHacc ?? (kind == .wifi ? 10 : 100)
+        minimumHacc = kind == .wifi ? 10 : 100
     }
 
     /// The estimate, or nil when `beacons` is empty or holds an invalid position.
@@ -64,10 +74,15 @@ public struct NetworkEstimator: Sendable {
         var group = consistentGroup(points: points, terms: terms)
         var rejected = Set(beacons.indices).subtracting(group)
         var mean = weightedMean(group, points: points, terms: terms)
-        for _ in 0..<3 where group.count > 1 {
-            // The member farthest beyond what its distance explains, if any.
+        for _ in 0..<3 where group.count > 2 {
+            // The member farthest beyond what its distance explains from the mean of the
+            // others (so a beacon that dominates the mean cannot hide behind it), if any.
+            let total = group.reduce(0) { $0 + terms[$1].weight }
             let worst = group.map { index -> (index: Int, excess: Double) in
-                let residual = hypot(points[index].east - mean.east, points[index].north - mean.north)
+                let w = terms[index].weight
+                let others = (east: (mean.east * total - w * points[index].east) / (total - w),
+                              north: (mean.north * total - w * points[index].north) / (total - w))
+                let residual = hypot(points[index].east - others.east, points[index].north - others.north)
                 return (index, residual / terms[index].residualLimit)
             }.max { $0.excess < $1.excess }
             guard let worst, worst.excess > 1 else { break }
@@ -76,7 +91,8 @@ public struct NetworkEstimator: Sendable {
             mean = weightedMean(group, points: points, terms: terms)
         }
         let totalWeight = group.reduce(0) { $0 + terms[$1].weight }
-        let hacc = max(minimumHacc, haccScale * (1 / totalWeight).squareRoot())
+        let common = group.reduce(0) { $0 + terms[$1].weight * terms[$1].positionSigma } / totalWeight
+        let hacc = max(minimumHacc, haccScale * (1 / totalWeight + correlatedShare * common * common).squareRoot())
         guard hacc.isFinite else { return nil }
         return Estimate(position: plane.unproject(east: mean.east, north: mean.north), hacc: hacc,
                         used: group.sorted(), rejected: rejected.sorted())
@@ -86,6 +102,7 @@ public struct NetworkEstimator: Sendable {
     /// residual beyond which it cannot be where it is said to be.
     struct Term {
         var weight: Double
+        var positionSigma: Double
         var reach: Double
         var residualLimit: Double
     }
@@ -93,20 +110,23 @@ public struct NetworkEstimator: Sendable {
     func term(_ beacon: Beacon) -> Term {
         let radius = min(max(beacon.radius, kind.minimumRadiusMeters), kind.maximumRadiusMeters)
         // The stored position's own uncertainty: the spread of where it was heard, shrinking with evidence.
-        let positionSigma = max(5, radius / Double(max(1, beacon.samples)).squareRoot() / 2)
+        // Sightings spread along the streets they were made from: more of them pin the centre
+        // down along the street, never across it (a quarter of the coverage stays).
+        let positionSigma = max(5, (radius * radius / Double(max(1, beacon.samples)) + 0.0625 * radius * radius).squareRoot())
         let distance: Double
         let meanSquare: Double
         if let signal = beacon.signalDBm, signal.isFinite {
             let sigma = pathLoss.logDistanceSigma
-            distance = min(pathLoss.distance(forSignal: signal), max(1.5 * radius, 30))
+            // No signal says a device is closer than 10 m to an access point it cannot see.
+            distance = min(max(pathLoss.distance(forSignal: signal), 10), max(1.5 * radius, 30))
             meanSquare = distance * distance * exp(2 * sigma * sigma)
         } else {
-            distance = radius / 2.squareRoot()
-            meanSquare = radius * radius / 2
+            distance = radius * noSignalShare
+            meanSquare = distance * distance
         }
         let reach = min(max(radius, 2 * distance, 50), kind.maximumRadiusMeters)
         let residualLimit = 3 * meanSquare.squareRoot() + 3 * positionSigma + 20
-        return Term(weight: 1 / (meanSquare + positionSigma * positionSigma), reach: reach, residualLimit: residualLimit)
+        return Term(weight: 1 / (meanSquare + positionSigma * positionSigma), positionSigma: positionSigma, reach: reach, residualLimit: residualLimit)
     }
 
     /// The anchor's consistent company, without members inconsistent with most of it.

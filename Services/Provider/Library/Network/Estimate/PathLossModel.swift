@@ -19,8 +19,9 @@ public struct PathLossModel: Sendable, Equatable {
         self.shadowingSigmaDB = shadowingSigmaDB
     }
 
-    /// Typical urban Wi-Fi: −40 dBm at 1 m, exponent 2.8, 6 dB of shadowing.
-    public static let wifiTypical = PathLossModel(referenceDBm: -40, exponent: 2.8, shadowingSigmaDB: 6)
+    /// Typical Wi-Fi heard from a street through a building's walls: −40 dBm at 1 m,
+    /// exponent 3, 6 dB of shadowing.
+    public static let wifiTypical = PathLossModel(referenceDBm: -40, exponent: 3, shadowingSigmaDB: 6)
 
     /// The mean signal at `meters` (at least 1 m).
     public func signal(atMeters meters: Double) -> Double {
