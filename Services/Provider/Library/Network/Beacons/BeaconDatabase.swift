@@ -120,6 +120,15 @@ public final class BeaconDatabase {
 
     // MARK: Whole database
 
+    /// Settings for a bulk import on this connection: a page cache of `cacheMegabytes` (a
+    /// fixed bound, so memory stays flat however long the file) and no sync at each commit
+    /// (an import cut short by a crash loses its last batches, never the database).
+    public func prepareForBulkImport(cacheMegabytes: Int = 16) throws(BeaconDatabaseError) {
+        do { try database.execute("PRAGMA cache_size = -\(cacheMegabytes * 1024); PRAGMA synchronous = OFF;") } catch {
+            throw BeaconDatabaseError("beacon database \(path): \(error.message)")
+        }
+    }
+
     /// Runs `body` in one write transaction (one commit for a whole scan or import batch).
     public func transaction<T>(_ body: () throws(BeaconDatabaseError) -> T) throws(BeaconDatabaseError) -> T {
         var inner: BeaconDatabaseError?
