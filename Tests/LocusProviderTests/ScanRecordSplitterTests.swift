@@ -41,6 +41,15 @@ final class ScanRecordSplitterTests: XCTestCase {
         XCTAssertNil(splitter.flush())
     }
 
+    func testAMarkerGluedToACutLineStillStartsTheNextRecord() {
+        var splitter = ScanRecordSplitter()
+        var records = splitter.feed(Array("# scan 1\nBSS 00:11:22:33:44:55(on wlan0)\n\tsignal: -6# scan 2\nBSS 00:11:22:33:44:66\n".utf8))
+        if let last = splitter.flush() { records.append(last) }
+        XCTAssertEqual(records.map(\.time), [1, 2])
+        XCTAssertEqual(records[0].text, "BSS 00:11:22:33:44:55(on wlan0)\n\tsignal: -6\n")
+        XCTAssertEqual(records[1].text, "BSS 00:11:22:33:44:66\n")
+    }
+
     func testAnOverlongLineMarksTheRecordOversizeWithoutBufferingIt() {
         var splitter = ScanRecordSplitter()
         splitter.maximumLineBytes = 1000

@@ -10,7 +10,7 @@ import LocusGeo
 /// their line numbers; the rest of the file goes on.
 public struct CellImporter {
     public struct Report: Sendable, Equatable {
-        /// Data lines read (not the header, not blank lines).
+        /// Data lines read (not the header, not blank lines), overlong ones included.
         public var rows = 0
         public var imported = 0
         /// Rows of other MCCs than asked for.
@@ -125,6 +125,7 @@ private struct ImportState {
     }
 
     mutating func overlong() {
+        report.rows += 1
         report.overlong += 1
         report.rejected += 1
         if report.problems.count < importer.maximumProblems {

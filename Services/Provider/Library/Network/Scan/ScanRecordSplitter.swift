@@ -2,8 +2,10 @@
 /// record per scan. A line `# scan` starts a record, optionally with its Unix time
 /// (`# scan 1700000000.5`); other lines starting with `#` are comments. Without markers,
 /// the reader decides where a record ends: at the end of input, or when the writer pauses
-/// (`flush`). Lines over `maximumLineBytes` and records over `ScanParser.maximumBytes` are
-/// not buffered: the record is marked `oversize` and refused as a whole.
+/// (`flush`). A marker glued to the end of a line (a tool killed mid-line, then the next
+/// run's marker) still starts a new record. Lines over `maximumLineBytes` and records over
+/// `ScanParser.maximumBytes` are not buffered: the record is marked `oversize` and refused
+/// as a whole.
 public struct ScanRecordSplitter: Sendable {
     public struct Record: Sendable, Equatable {
         public var text: String
@@ -52,6 +54,12 @@ public struct ScanRecordSplitter: Sendable {
             lineOverflow = false
         }
         if line.last == 0x0D { line.removeLast() }
+        if !lineOverflow, line.first != UInt8(ascii: "#"), let glued = Self.gluedMarker(in: line) {
+            let marker = Array(line[glued...])
+            line.removeSubrange(glued...)
+            _ = endLine()
+            line = marker
+        }
         if line.first == UInt8(ascii: "#") {
             let text = String(decoding: line, as: UTF8.self)
             guard text == "# scan" || text.hasPrefix("# scan ") else { return nil }
@@ -67,6 +75,17 @@ public struct ScanRecordSplitter: Sendable {
             body.append(0x0A)
         }
         if line.contains(where: { $0 != 0x20 && $0 != 0x09 }) || lineOverflow { hasContent = true }
+        return nil
+    }
+
+    /// Where a `# scan` marker starts inside a line, if one does.
+    static func gluedMarker(in line: [UInt8]) -> Int? {
+        let marker = Array("# scan".utf8)
+        guard line.count > marker.count else { return nil }
+        for start in 1...(line.count - marker.count) where line[start] == marker[0] && Array(line[start..<start + marker.count]) == marker {
+            let after = start + marker.count
+            if after == line.count || line[after] == UInt8(ascii: " ") { return start }
+        }
         return nil
     }
 
