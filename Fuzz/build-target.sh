@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target and prints the path of the binary.
-# Usage: Fuzz/build-target.sh TARGET   (nmea, codec, region, gpx, config, seedgen)
+# Usage: Fuzz/build-target.sh TARGET   (nmea, codec, region, gpx, config, network, seedgen)
 #
 # SwiftPM cannot build with -sanitize=fuzzer, so each target is compiled by swiftc as one
 # module: the product sources it exercises plus its entry file. Project-module imports
@@ -23,8 +23,11 @@ case "$target" in
     gpx)     sources="$protocol $geo $nmea $(find "$root/Services/Provider/Library/GPX" -name '*.swift' | sort)
                       $root/Services/Provider/Library/Core/FixMapping.swift" ;;
     config)  sources="$root/Shared/LocusBus/CommandLineOptions.swift" ;;
+    network) sources="$(find "$root/Services/Provider/Library/Network/Scan" -name '*.swift' | sort)
+                      $root/Services/Provider/Library/Network/Import/OpenCellIDRow.swift
+                      $root/Services/Provider/Library/Network/Import/CSVNumber.swift" ;;
     seedgen) sources="$protocol"; sanitize="" ;;
-    *) echo "unknown fuzz target '$target' (nmea, codec, region, gpx, config, seedgen)" >&2; exit 64 ;;
+    *) echo "unknown fuzz target '$target' (nmea, codec, region, gpx, config, network, seedgen)" >&2; exit 64 ;;
 esac
 case "$target" in
     nmea) entry="$root/Fuzz/NMEAFuzz" ;;

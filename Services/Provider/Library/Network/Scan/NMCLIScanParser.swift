@@ -31,23 +31,23 @@ public enum NMCLIScanParser {
     /// The fields of a terse line with nmcli's escapes removed.
     static func split(_ line: Substring) -> [String] {
         var fields: [String] = []
-        var field: [Character] = []
+        var field: [UInt8] = []
         var escaped = false
-        for character in line {
+        for byte in line.utf8 {
             if escaped {
-                field.append(character)
+                field.append(byte)
                 escaped = false
-            } else if character == "\\" {
+            } else if byte == UInt8(ascii: "\\") {
                 escaped = true
-            } else if character == ":" {
-                fields.append(String(field))
+            } else if byte == UInt8(ascii: ":") {
+                fields.append(String(decoding: field, as: UTF8.self))
                 field.removeAll(keepingCapacity: true)
             } else {
-                field.append(character)
+                field.append(byte)
             }
         }
-        if escaped { field.append("\\") }
-        fields.append(String(field))
+        if escaped { field.append(UInt8(ascii: "\\")) }
+        fields.append(String(decoding: field, as: UTF8.self))
         return fields
     }
 }

@@ -80,9 +80,9 @@ public struct ScanRecordSplitter: Sendable {
 
     /// Where a `# scan` marker starts inside a line, if one does.
     static func gluedMarker(in line: [UInt8]) -> Int? {
-        let marker = Array("# scan".utf8)
+        let marker: [UInt8] = Array("# scan".utf8)
         guard line.count > marker.count else { return nil }
-        for start in 1...(line.count - marker.count) where line[start] == marker[0] && Array(line[start..<start + marker.count]) == marker {
+        for start in 1...(line.count - marker.count) where line[start] == marker[0] && line[start..<start + marker.count].elementsEqual(marker) {
             let after = start + marker.count
             if after == line.count || line[after] == UInt8(ascii: " ") { return start }
         }
