@@ -6,6 +6,7 @@ set -euo pipefail
 debian_packages=(libzmq3-dev libsqlite3-dev gpsd gpsd-clients libmosquitto-dev mosquitto dbus libnotify-bin libglib2.0-bin)
 debian_packages+=(iproute2 systemd)  # ip netns for the multi-host test, systemd-analyze for the unit check
 debian_packages+=(chromium)  # headless browser for the map page test (Tests/IntegrationTests/test_map_browser.py)
+debian_packages+=(sqlite3)  # the peer of the cell-import benchmark (locus bench network)
 python_packages=(pyzmq geographiclib shapely pytest jsonschema)
 
 sudo_cmd=()

@@ -62,7 +62,7 @@ public enum ProviderOptions {
           locus-provider fixed --lat 52.52 --lon 13.40 --hacc 10 --interval 5
           locus-provider exec --command 'python3 wifi.py' --format text
           locus-provider wifi --command 'iw dev wlan0 scan dump' --scan-interval 10
-          locus-provider cell --command 'mmcli -m 0 --location-get' --no-learn
+          locus-provider cell --no-learn --file cells.log   (outputs of mmcli, each after a '# scan' line)
         Every plugin obeys control.<device> (distanceFilter, desiredAccuracy, paused, powerMode).
         """
 
