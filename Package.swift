@@ -55,7 +55,7 @@ var targets: [Target] = [
     .testTarget(name: "LocusBusTests", dependencies: ["LocusBus", "LocusBroker", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBusTests"),
     .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusProtocol", "LocusGeo", "LocusStore"], path: "Tests/LocusProviderTests",
                 exclude: ["Fixtures"]),
-    .testTarget(name: "LocusCLITests", dependencies: ["LocusCLI"], path: "Tests/LocusCLITests"),
+    .testTarget(name: "LocusCLITests", dependencies: ["LocusCLI", "LocusProvider"], path: "Tests/LocusCLITests"),
     .testTarget(name: "LocusStoreTests", dependencies: ["LocusStore", "CSQLite"], path: "Tests/LocusStoreTests"),
 ]
 
