@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LocusBus
+import LocusService
 import LocusProvider
 
 /// `locus beacons`: the local beacon database of the `wifi` and `cell` plugins — import cells

@@ -1,4 +1,4 @@
-public import LocusBus
+public import LocusService
 
 /// The options of `locus-provider wifi` and `locus-provider cell`, and the source they describe.
 public enum NetworkOptions {
