@@ -77,8 +77,8 @@ public struct NetworkEstimator: Sendable {
         for _ in 0..<3 where group.count > 2 {
             // The member farthest beyond what its distance explains from the mean of the
             // others (so a beacon that dominates the mean cannot hide behind it), if any.
-            let total = group.reduce(0) { $0 + terms[$1].weight }
-            let worst = group.map { index -> (index: Int, excess: Double) in
+            let total = group.sorted().reduce(0) { $0 + terms[$1].weight }
+            let worst = group.sorted().map { index -> (index: Int, excess: Double) in
                 let w = terms[index].weight
                 let others = (east: (mean.east * total - w * points[index].east) / (total - w),
                               north: (mean.north * total - w * points[index].north) / (total - w))
@@ -90,12 +90,13 @@ public struct NetworkEstimator: Sendable {
             rejected.insert(worst.index)
             mean = weightedMean(group, points: points, terms: terms)
         }
-        let totalWeight = group.reduce(0) { $0 + terms[$1].weight }
-        let common = group.reduce(0) { $0 + terms[$1].weight * terms[$1].positionSigma } / totalWeight
+        let members = group.sorted()
+        let totalWeight = members.reduce(0) { $0 + terms[$1].weight }
+        let common = members.reduce(0) { $0 + terms[$1].weight * terms[$1].positionSigma } / totalWeight
         let hacc = max(minimumHacc, haccScale * (1 / totalWeight + correlatedShare * common * common).squareRoot())
         guard hacc.isFinite else { return nil }
         return Estimate(position: plane.unproject(east: mean.east, north: mean.north), hacc: hacc,
-                        used: group.sorted(), rejected: rejected.sorted())
+                        used: members, rejected: rejected.sorted())
     }
 
     /// What one beacon contributes: its weight, its reach for the consistency test, and the
@@ -109,15 +110,15 @@ public struct NetworkEstimator: Sendable {
 
     func term(_ beacon: Beacon) -> Term {
         let radius = min(max(beacon.radius, kind.minimumRadiusMeters), kind.maximumRadiusMeters)
-        // The stored position's own uncertainty: the spread of where it was heard, shrinking with evidence.
-        // Sightings spread along the streets they were made from: more of them pin the centre
-        // down along the street, never across it (a quarter of the coverage stays).
+        // The stored position's own uncertainty: the spread of where it was heard, shrinking with
+        // evidence along the streets the sightings were made from, never across them (a quarter
+        // of the coverage stays).
         let positionSigma = max(5, (radius * radius / Double(max(1, beacon.samples)) + 0.0625 * radius * radius).squareRoot())
         let distance: Double
         let meanSquare: Double
         if let signal = beacon.signalDBm, signal.isFinite {
             let sigma = pathLoss.logDistanceSigma
-            // No signal says a device is closer than 10 m to an access point it cannot see.
+            // A signal level cannot place a device closer than 10 m (antennas, walls, bodies).
             distance = min(max(pathLoss.distance(forSignal: signal), 10), max(1.5 * radius, 30))
             meanSquare = distance * distance * exp(2 * sigma * sigma)
         } else {
@@ -126,7 +127,8 @@ public struct NetworkEstimator: Sendable {
         }
         let reach = min(max(radius, 2 * distance, 50), kind.maximumRadiusMeters)
         let residualLimit = 3 * meanSquare.squareRoot() + 3 * positionSigma + 20
-        return Term(weight: 1 / (meanSquare + positionSigma * positionSigma), positionSigma: positionSigma, reach: reach, residualLimit: residualLimit)
+        return Term(weight: 1 / (meanSquare + positionSigma * positionSigma), positionSigma: positionSigma, reach: reach,
+                    residualLimit: residualLimit)
     }
 
     /// The anchor's consistent company, without members inconsistent with most of it.
@@ -156,7 +158,7 @@ public struct NetworkEstimator: Sendable {
 
     func weightedMean(_ group: Set<Int>, points: [(east: Double, north: Double)], terms: [Term]) -> (east: Double, north: Double) {
         var east = 0.0, north = 0.0, total = 0.0
-        for index in group {
+        for index in group.sorted() {  // a fixed order: the same scan gives the same bits
             east += terms[index].weight * points[index].east
             north += terms[index].weight * points[index].north
             total += terms[index].weight
