@@ -41,6 +41,17 @@ final class GeofenceLogicTests: XCTestCase {
         return found
     }
 
+    func testARefusalNamesTheCommandThatGrantsMonitoring() throws {
+        var logic = try GeofenceLogic(configuration: GeofenceConfiguration())
+        let refused = addStore(&logic)
+        guard case .regionFailed(let failed)? = refused.first?.body else { return XCTFail("expected region.failed, got \(refused)") }
+        XCTAssertEqual(failed.code, .notAuthorized)
+        XCTAssertTrue(failed.message.hasSuffix("grant it with: locus auth grant shop always"), failed.message)
+        let status = AuthStatus(client: "shop", status: .always, accuracy: .full)
+        _ = logic.receive(message(.authStatus(status), t: 1), topic: Topic.authStatus("shop"), now: 1)
+        guard case .regionAdded? = addStore(&logic).first?.body else { return XCTFail("always lets the owner monitor regions") }
+    }
+
     func testWalkingInGivesOneEnterWithInterpolatedCrossing() throws {
         var logic = try GeofenceLogic(configuration: configuration())
         _ = addStore(&logic)

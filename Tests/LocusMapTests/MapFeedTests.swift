@@ -86,4 +86,16 @@ final class MapFeedTests: XCTestCase {
         let event = MapEvent(kind: .health, json: Array("{\"a\":\n1,\r\"b\":2}".utf8))
         XCTAssertEqual(String(decoding: event.serialized, as: UTF8.self), "event: health\ndata: {\"a\": 1, \"b\":2}\n\n")
     }
+
+    func testHealthSaysWhoSentItAsTheBusSawIt() throws {
+        var full = MapFeed(accuracy: .full)
+        let unknown = try XCTUnwrap(feed(&full, "health.geofence", .health(Health(service: "geofence", state: .ok))))
+        XCTAssertFalse(String(decoding: unknown.json, as: UTF8.self).contains("sender"), "nothing said yet, nothing shown")
+        let bus = Health(service: "bus", state: .ok, detail: ["authority": "allowList", "senders": "geofence=geo1,provider=gps0"])
+        _ = feed(&full, "health.bus", .health(bus))
+        let event = try XCTUnwrap(feed(&full, "health.provider", .health(Health(service: "provider", state: .ok))))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(event.json)) as? [String: Any])
+        XCTAssertEqual(object["sender"] as? String, "gps0")
+        XCTAssertEqual(object["service"] as? String, "provider")
+    }
 }

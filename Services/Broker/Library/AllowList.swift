@@ -13,27 +13,30 @@ public struct AllowListEntry: Sendable, Equatable {
     public var restricted: Bool
     /// Administrator policy that decides requests automatically instead of the person.
     public var autoGrant: (status: AuthorizationStatus, accuracy: AccuracyAuthorization)?
+    /// The devices it may see (and as a provider publish for); nil: every device.
+    public var devices: DeviceScope?
 
     public static func == (a: AllowListEntry, b: AllowListEntry) -> Bool {
         a.name == b.name && a.publicKey == b.publicKey && a.roles == b.roles && a.manifest == b.manifest
             && a.restricted == b.restricted && a.autoGrant?.status == b.autoGrant?.status
-            && a.autoGrant?.accuracy == b.autoGrant?.accuracy
+            && a.autoGrant?.accuracy == b.autoGrant?.accuracy && a.devices == b.devices
     }
 
-    public var identity: ClientIdentity { ClientIdentity(name: name, roles: roles) }
+    public var identity: ClientIdentity { ClientIdentity(name: name, roles: roles, devices: devices) }
 
     public init(name: String, publicKey: String, roles: Set<ClientRole>, manifest: UsageManifest, restricted: Bool,
-                autoGrant: (status: AuthorizationStatus, accuracy: AccuracyAuthorization)?) {
+                autoGrant: (status: AuthorizationStatus, accuracy: AccuracyAuthorization)?, devices: DeviceScope? = nil) {
         self.name = name
         self.publicKey = publicKey
         self.roles = roles
         self.manifest = manifest
         self.restricted = restricted
         self.autoGrant = autoGrant
+        self.devices = devices
     }
 }
 
-/// The allow-list file: `{"clients": [{"name", "publicKey", "roles", "manifest", "restricted", "autoGrant"}]}`.
+/// The allow-list file: `{"clients": [{"name", "publicKey", "roles", "manifest", "restricted", "autoGrant", "devices"}]}`.
 /// A malformed entry is left out (its key is then unknown and refused) and reported in
 /// `problems`, so one typo neither stops the bus nor grants anything.
 public struct AllowList: Sendable {
@@ -70,6 +73,12 @@ public struct AllowList: Sendable {
             problems.append("client '\(entry.name)': duplicate name or key, ignored")
             return
         }
+        if let other = byName.values.first(where: { Self.prefixConflict($0, entry) || Self.prefixConflict(entry, $0) }) {
+            problems.append("client '\(entry.name)': one of '\(entry.name)' and '\(other.name)' starts with the other, and topics "
+                            + "match by prefix, so the shorter would receive the longer's region and authorization topics; "
+                            + "ignored (rename one)")
+            return
+        }
         byKey[entry.publicKey] = entry
         byName[entry.name] = entry
     }
@@ -100,8 +109,30 @@ public struct AllowList: Sendable {
             let accuracy = (fields["accuracy"] as? String).flatMap(AccuracyAuthorization.init(rawValue:)) ?? .full
             auto = (status, accuracy)
         }
+        var devices: DeviceScope?
+        if let list = object["devices"] {
+            guard let items = list as? [String], !items.isEmpty else {
+                throw ManifestError("devices must be a non-empty list of ids or prefixes ending in *")
+            }
+            devices = try DeviceScope(parsing: items)
+        }
         return AllowListEntry(name: name, publicKey: key, roles: roles, manifest: manifest,
-                              restricted: object["restricted"] as? Bool ?? false, autoGrant: auto)
+                              restricted: object["restricted"] as? Bool ?? false, autoGrant: auto, devices: devices)
+    }
+
+    /// Whether `longer`'s owner topics would reach `shorter` (an app whose name is a proper prefix).
+    static func prefixConflict(_ shorter: AllowListEntry, _ longer: AllowListEntry) -> Bool {
+        !shorter.roles.contains(.service) && longer.name.count > shorter.name.count && longer.name.hasPrefix(shorter.name)
+    }
+
+    /// The app (untrusted entry) whose owner topics `owner` would also match, if any: such an
+    /// owner id is refused, so a grant on `region.state.<app>` never reaches another owner's topics.
+    public func ownerConflict<Bytes: Collection<UInt8>>(owner: Bytes) -> String? {
+        for entry in byName.values where !entry.roles.contains(.service) && owner.count > entry.name.utf8.count
+            && owner.starts(with: entry.name.utf8) {
+            return entry.name
+        }
+        return nil
     }
 
     /// Client names become topic suffixes (`auth.status.<client>`), so they are kept to safe characters.

@@ -6,6 +6,13 @@ public import LocusProtocol
 /// publish `auth.status.<client>` and re-apply subscriptions.
 public struct Authority: Sendable {
     public let allowList: AllowList
+    /// Without an allow-list (the local bus of one user), clients and owners are named by
+    /// id alone: any valid id can ask and be decided. With one, only its entries can.
+    public let namesByID: Bool
+    /// The single-user host's policy (`locus-bus --grant-local`): requests from clients
+    /// named by id are decided at once up to this level, and it is the status of a client
+    /// nobody has decided yet.
+    public let localGrant: AuthorizationStatus?
     public private(set) var records: [String: ClientAuthorization]
     /// Requests per client in the current window, to refuse floods without changing state.
     private var requestTimes: [String: [Double]] = [:]
@@ -14,7 +21,18 @@ public struct Authority: Sendable {
     public static let defaultTemporarySeconds = 3600.0
 
     public init(allowList: AllowList, records: [String: ClientAuthorization] = [:]) {
+        self.init(allowList: allowList, namesByID: false, localGrant: nil, records: records)
+    }
+
+    /// The authority of a bus without an allow-list: clients are named by id, `localGrant` decides for the person.
+    public static func local(localGrant: AuthorizationStatus? = nil, records: [String: ClientAuthorization] = [:]) -> Authority {
+        Authority(allowList: AllowList(), namesByID: true, localGrant: localGrant, records: records)
+    }
+
+    private init(allowList: AllowList, namesByID: Bool, localGrant: AuthorizationStatus?, records: [String: ClientAuthorization]) {
         self.allowList = allowList
+        self.namesByID = namesByID
+        self.localGrant = localGrant
         var records = records
         for entry in allowList.byName.values where entry.restricted {
             records[entry.name, default: ClientAuthorization()].status = .restricted
@@ -29,7 +47,20 @@ public struct Authority: Sendable {
         public var errors: [ErrorReport] = []
     }
 
-    public func record(_ client: String) -> ClientAuthorization { records[client] ?? ClientAuthorization() }
+    public func record(_ client: String) -> ClientAuthorization {
+        if let record = records[client] { return record }
+        var fresh = ClientAuthorization()
+        if namesByID, let localGrant { fresh.status = localGrant }
+        return fresh
+    }
+
+    /// Whether `client` can be asked for and decided: an allow-list entry, or any valid id on the local bus.
+    public func knows(_ client: String) -> Bool {
+        allowList.byName[client] != nil || (namesByID && Topic.isValidID(client))
+    }
+
+    /// Whether any temporary grant is running (the broker then checks expiry often).
+    public var hasTemporaryGrants: Bool { records.values.contains { $0.temporaryFull != nil } }
 
     public func tier(of identity: ClientIdentity, now: Double) -> AccessTier {
         identity.isTrusted ? .full : record(identity.name).tier(now: now)
@@ -43,7 +74,7 @@ public struct Authority: Sendable {
         }
         switch message.body {
         case .authRequest(let request):
-            guard request.client == sender.name else {
+            guard request.client == sender.name || sender.roles.contains(.admin) else {
                 return fail("forged", "\(sender.name) may not request for '\(request.client)'")
             }
             return handleRequest(request, sender: sender, now: now, fail: fail)
@@ -59,63 +90,68 @@ public struct Authority: Sendable {
 
     private mutating func handleRequest(_ request: AuthRequest, sender: ClientIdentity, now: Double,
                                         fail: (String, String) -> Outcome) -> Outcome {
-        var times = (requestTimes[sender.name] ?? []).filter { now - $0 < Self.requestWindowSeconds }
+        let client = request.client
+        var times = (requestTimes[client] ?? []).filter { now - $0 < Self.requestWindowSeconds }
         guard times.count < Self.requestLimit else {
-            return fail("rateLimited", "more than \(Self.requestLimit) requests in \(Int(Self.requestWindowSeconds)) s from \(sender.name); ignored")
+            return fail("rateLimited", "more than \(Self.requestLimit) requests in \(Int(Self.requestWindowSeconds)) s for \(client); ignored")
         }
         times.append(now)
-        requestTimes[sender.name] = times
-        guard let entry = allowList.byName[sender.name] else { return fail("unknownClient", "\(sender.name) is not on the allow-list") }
-        var record = self.record(sender.name)
+        requestTimes[client] = times
+        guard knows(client) else { return fail("unknownClient", "\(client) is not on the allow-list") }
+        var record = self.record(client)
         guard record.status != .restricted else {
-            return fail("restricted", "\(sender.name) is restricted by administrator policy")
+            return fail("restricted", "\(client) is restricted by administrator policy")
         }
+        let entry = allowList.byName[client]
         let description: String
-        switch request.level {
-        case "whenInUse":
-            guard let text = entry.manifest.whenInUse else {
-                return fail("missingUsageDescription", "\(sender.name)'s manifest has no whenInUse description")
+        if let entry {
+            switch entry.manifest.description(for: request.level, purpose: request.purpose) {
+            case .success(let text): description = text
+            case .failure(let error): return fail(error.code, "\(client)'s manifest: \(error.message)")
             }
-            description = text
-        case "always":
-            guard let text = entry.manifest.always else {
-                return fail("missingUsageDescription", "\(sender.name)'s manifest has no always description")
-            }
-            description = text
-        default:
-            guard let purpose = request.purpose, let text = entry.manifest.temporaryFull[purpose] else {
-                return fail("unknownPurposeKey", "'\(request.purpose ?? "")' is not a temporaryFull purpose key in \(sender.name)'s manifest")
-            }
-            guard record.status == .whenInUse || record.status == .always else {
-                return fail("notAuthorized", "temporary full accuracy needs whenInUse or always first")
-            }
-            description = text
+        } else {
+            // Named by id on the local bus: no manifest, the request says why (or nothing does).
+            description = request.purpose ?? "a local client (no usage description)"
         }
-        if let policy = entry.autoGrant {
+        if request.level == "temporaryFull" && record.status != .whenInUse && record.status != .always {
+            return fail("notAuthorized", "temporary full accuracy needs whenInUse or always first")
+        }
+        if let decision = automaticDecision(entry: entry, level: request.level) {
             if request.level == "temporaryFull" {
                 record.temporaryFull = TemporaryFull(purpose: request.purpose ?? "", expires: now + Self.defaultTemporarySeconds)
             } else {
-                record.status = policy.status
-                record.accuracy = policy.accuracy
+                record.status = decision.status
+                record.accuracy = decision.accuracy
             }
-            records[sender.name] = record
-            return Outcome(changed: [sender.name])
+            records[client] = record
+            return Outcome(changed: [client])
         }
         if record.pending.contains(where: { $0.level == request.level && $0.purpose == request.purpose }) {
             return Outcome()
         }
         record.pending.append(.init(level: request.level, purpose: request.purpose, description: description, t: now))
-        records[sender.name] = record
-        return Outcome(changed: [sender.name])
+        records[client] = record
+        return Outcome(changed: [client])
+    }
+
+    /// The policy that decides a request instead of the person: the entry's `autoGrant`, or
+    /// on the local bus `localGrant` for levels up to it (always covers whenInUse).
+    private func automaticDecision(entry: AllowListEntry?, level: String)
+        -> (status: AuthorizationStatus, accuracy: AccuracyAuthorization)? {
+        if let entry { return entry.autoGrant }
+        guard namesByID, let localGrant else { return nil }
+        let covers = localGrant == .always || (localGrant == .whenInUse && level != "always")
+        return covers ? (localGrant, .full) : nil
     }
 
     private mutating func handleSet(_ command: AuthSet, fields: [String: Any], now: Double,
                                     fail: (String, String) -> Outcome) -> Outcome {
-        guard let entry = allowList.byName[command.client] else {
+        guard knows(command.client) else {
             return fail("unknownClient", "'\(command.client)' is not on the allow-list")
         }
+        let entry = allowList.byName[command.client]
         var record = self.record(command.client)
-        if entry.restricted && command.status != nil && command.status != .restricted {
+        if entry?.restricted == true && command.status != nil && command.status != .restricted {
             return fail("restricted", "\(command.client) is restricted by administrator policy and cannot be authorized")
         }
         if let status = command.status {
@@ -125,7 +161,7 @@ public struct Authority: Sendable {
         }
         if let accuracy = command.accuracy { record.accuracy = accuracy }
         if let purpose = fields["temporaryPurpose"] as? String {
-            guard entry.manifest.temporaryFull[purpose] != nil else {
+            guard entry == nil || entry?.manifest.temporaryFull[purpose] != nil else {
                 return fail("unknownPurposeKey", "'\(purpose)' is not a temporaryFull purpose key in \(command.client)'s manifest")
             }
             guard record.status == .whenInUse || record.status == .always else {

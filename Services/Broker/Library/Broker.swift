@@ -35,20 +35,25 @@ public final class Broker {
     private let started = Date().timeIntervalSince1970
     private var lastRejectReport = 0.0
     private var rejectedSinceReport = 0
-    /// Authorization state when `configuration.authorization` is set (nil: the open bus).
-    let enforcement: Enforcement?
+    /// The authorization authority's state (with an allow-list, also per-client enforcement).
+    let enforcement: Enforcement
+    /// Whether subscriptions and publications are checked per client (an allow-list is loaded).
+    let filtersClients: Bool
     var lastRefusalReport = 0.0
+    /// Service name → the client that last published its `health.*` (with an allow-list).
+    var healthSenders: [String: String] = [:]
     var lastTemporaryCheck = 0.0
 
     public init(configuration: BrokerConfiguration, log: ServiceLog) {
         self.configuration = configuration
         self.log = log
         var prefixes = configuration.cachePrefixes
-        if configuration.authorization != nil { prefixes.append("auth.pending.") }
+        prefixes.append("auth.pending.")
         cache = LastValueCache(prefixes: prefixes, capacity: configuration.cacheCapacity)
         replayRing = ReplayRing(prefixes: configuration.replayPrefixes, capacity: configuration.replayCapacity,
                                 maxAgeSeconds: configuration.replayMaxAgeSeconds)
-        enforcement = configuration.authorization.map { Enforcement(settings: $0, log: log) }
+        enforcement = Enforcement(settings: configuration.authorization, log: log)
+        filtersClients = configuration.authorization.filtersClients
         (replayLog, restarted) = Self.openReplayLog(configuration: configuration, ring: &replayRing, log: log)
     }
 
@@ -78,14 +83,14 @@ public final class Broker {
             try BusEndpoints.prepareIPCDirectory(for: endpoint)
         }
         var zap: ZAPHandler?
-        if let settings = configuration.authorization, settings.serverKeys != nil {
-            zap = ZAPHandler(allowList: settings.allowList, log: log)
+        if let allowList = configuration.authorization.allowList, configuration.authorization.serverKeys != nil {
+            zap = ZAPHandler(allowList: allowList, log: log)
             try zap?.start(context: context)
         }
         let frontend = try ZMQSocket(context: context, type: .xsub)
         let backend = try ZMQSocket(context: context, type: .xpub)
         defer {
-            enforcement?.connections?.close()
+            enforcement.connections?.close()
             frontend.close()
             backend.close()
         }
@@ -95,7 +100,7 @@ public final class Broker {
         // subscriber queue makes send fail instead of dropping silently.
         try backend.setOption(ZMQ_XPUB_VERBOSER, 1)
         try backend.setOption(ZMQ_XPUB_NODROP, 1)
-        if let enforcement {
+        if filtersClients {
             // Every subscription comes to us with its User-Id and is granted per client.
             try backend.setOption(ZMQ_XPUB_MANUAL, 1)
             enforcement.connections = try SubscriberConnections(context: context, watching: backend)
@@ -107,12 +112,13 @@ public final class Broker {
         // a moment, so reconnecting subscribers are back before publishers re-send.
         var subscribeUpstreamAt = Date().timeIntervalSince1970 + (restarted ? configuration.restartGraceSeconds : 0)
         log.info("listening: publishers \(configuration.pubEndpoints.joined(separator: " ")), subscribers \(configuration.subEndpoints.joined(separator: " "))")
+        enforcement.logStart(log)
         ready()
 
         var poller = Poller()
         poller.add(frontend)
         poller.add(backend)
-        if let monitor = enforcement?.connections?.socket { poller.add(monitor) }
+        if let monitor = enforcement.connections?.socket { poller.add(monitor) }
         var forwarder = Forwarder()
         defer { forwarder.close() }
         var nextHealth = 0.0
@@ -129,11 +135,14 @@ public final class Broker {
                 publishHealth(on: backend, now: now)
                 nextHealth = now + configuration.healthIntervalSeconds
             }
-            if enforcement != nil && now - lastTemporaryCheck >= 0.2 {
+            // Grants are checked five times a second while a session can end one (allow-list)
+            // or a temporary grant runs; an idle local bus sleeps until its next health report.
+            let checksGrants = filtersClients || enforcement.authority.hasTemporaryGrants
+            if checksGrants && now - lastTemporaryCheck >= 0.2 {
                 lastTemporaryCheck = now
                 expireTemporaryGrants(backend: backend, now: now)
             }
-            let wait = min(enforcement == nil ? nextHealth - now : min(nextHealth - now, 0.2), subscribeUpstreamAt - now)
+            let wait = min(checksGrants ? min(nextHealth - now, 0.2) : nextHealth - now, subscribeUpstreamAt - now)
             let timeout = max(1, Int(wait * 1000))
             if try !step(poller: &poller, timeout: timeout, frontend: frontend, backend: backend, forwarder: &forwarder) {
                 break
@@ -148,15 +157,15 @@ public final class Broker {
                       forwarder: inout Forwarder) throws(ZMQError) -> Bool {
         do {
             let readable = try poller.poll(timeoutMilliseconds: timeout)
-            if readable.count > 2 && readable[2] { try enforcement?.connections?.drain() }
+            if readable.count > 2 && readable[2] { try enforcement.connections?.drain() }
             if readable[1] {
-                if enforcement != nil { try serveGrantedSubscriptions(backend) } else { try serveSubscriptions(backend) }
+                if filtersClients { try serveGrantedSubscriptions(backend) } else { try serveSubscriptions(backend) }
             }
             if readable[0] {
                 try forwarder.drain(from: frontend, to: backend, broker: self)
                 persistReplayRing()
             }
-            if let enforcement, enforcement.resetPending { enforcement.resetConnectionsIfNeeded(log: log) }
+            if enforcement.resetPending { enforcement.resetConnectionsIfNeeded(log: log) }
             return true
         } catch {
             if error.isTerminated { return false }
@@ -272,11 +281,8 @@ public final class Broker {
         // Degraded while losses are recent: drops since the previous report, or a full cache.
         let state: HealthState = dropped > droppedAtLastHealth || cache.refused > 0 ? .degraded : .ok
         droppedAtLastHealth = dropped
-        if let enforcement {
-            values["clientsKnown"] = enforcement.authority.allowList.byName.count
-            values["connectionResets"] = enforcement.connections?.kicks ?? 0
-        }
-        let detail = ["pid": String(getpid()), "pub": configuration.pubEndpoint, "sub": configuration.subEndpoint]
+        var detail = ["pid": String(getpid()), "pub": configuration.pubEndpoint, "sub": configuration.subEndpoint]
+        addAuthorizationHealth(counters: &values, detail: &detail)
         let health = Health(service: "bus", state: state, uptime: now - started, counters: values, detail: detail)
         publish(.health(health), topic: Topic.health("bus"), on: backend, now: now)
     }

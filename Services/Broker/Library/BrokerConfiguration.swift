@@ -26,11 +26,12 @@ public struct BrokerConfiguration: Sendable {
     /// More endpoints bound beside the main ones, e.g. an ipc pair for local services next to tcp with CURVE.
     public var extraPubEndpoints: [String] = []
     public var extraSubEndpoints: [String] = []
-    /// Authentication and per-client access; nil keeps the open bus of one host.
-    public var authorization: BrokerAuthorization?
+    /// Authentication, per-client access and the authorization authority (always on; without
+    /// an allow-list every connection is the trusted local identity).
+    public var authorization = BrokerAuthorization()
 
-    var pubEndpoints: [String] { [pubEndpoint] + extraPubEndpoints }
-    var subEndpoints: [String] { [subEndpoint] + extraSubEndpoints }
+    public var pubEndpoints: [String] { [pubEndpoint] + extraPubEndpoints }
+    public var subEndpoints: [String] { [subEndpoint] + extraSubEndpoints }
 
     public init(pubEndpoint: String, subEndpoint: String) {
         self.pubEndpoint = pubEndpoint

@@ -13,10 +13,13 @@ public enum ClientRole: String, Sendable, Equatable, CaseIterable {
 public struct ClientIdentity: Sendable, Equatable {
     public var name: String
     public var roles: Set<ClientRole>
+    /// The devices it may see and (a provider) publish for; nil: every device.
+    public var devices: DeviceScope?
 
-    public init(name: String, roles: Set<ClientRole>) {
+    public init(name: String, roles: Set<ClientRole>, devices: DeviceScope? = nil) {
         self.name = name
         self.roles = roles
+        self.devices = devices
     }
 
     /// Services see full accuracy without a user grant; apps go through authorization.
@@ -28,24 +31,41 @@ public enum PublishDecision: Sendable, Equatable {
     case forward
     /// `auth.cmd`: handled by the bus, never forwarded.
     case authCommand
-    /// `region.cmd` from an app: forwarded only when its owner may own regions.
+    /// `region.cmd`: an app may act only for itself, and no owner id may extend an app's.
     case regionCommand
     case refuse(code: String, reason: String)
 
-    /// Publishing rules per role. Only the bus writes `auth.status.*` and `auth.pending.*`.
+    /// Publishing rules per role (docs/security.md, the topic table). Only the bus writes
+    /// `auth.status.*` and `auth.pending.*`; only services write `health.*` and `error.*`
+    /// (a provider its own `health.provider` and `error.provider`); a provider with a device
+    /// scope publishes positions and motion for those devices only.
     public static func decide<Bytes: Collection<UInt8>>(topic: Bytes, sender: ClientIdentity) -> PublishDecision {
         func has(_ prefix: String) -> Bool { topic.starts(with: prefix.utf8) }
         if has("auth.status.") || has("auth.pending.") {
             return .refuse(code: "forged", reason: "only the bus publishes auth.status and auth.pending")
         }
         if topic.elementsEqual("auth.cmd".utf8) { return .authCommand }
-        if sender.isTrusted { return .forward }
-        if has("location.raw.") || has("motion.") {
-            return sender.roles.contains(.provider)
-                ? .forward : .refuse(code: "notAuthorized", reason: "publishing location.raw and motion needs the provider role")
-        }
         if topic.elementsEqual("region.cmd".utf8) { return .regionCommand }
-        if has("health.") || has("error.") || topic.elementsEqual("notify.request".utf8) { return .forward }
+        if sender.isTrusted { return .forward }
+        let isProvider = sender.roles.contains(.provider)
+        for root in ["location.raw.", "motion."] where has(root) {
+            guard isProvider else {
+                return .refuse(code: "notAuthorized", reason: "publishing location.raw and motion needs the provider role")
+            }
+            let device = topic.dropFirst(root.utf8.count)
+            if let scope = sender.devices, !scope.covers(device: device) {
+                return .refuse(code: "notAuthorized",
+                               reason: "device '\(String(decoding: Array(device), as: UTF8.self))' is outside \(sender.name)'s device scope")
+            }
+            return .forward
+        }
+        if has("health.") || has("error.") {
+            if isProvider && (topic.elementsEqual("health.provider".utf8) || topic.elementsEqual("error.provider".utf8)) {
+                return .forward
+            }
+            return .refuse(code: "forged", reason: "only services publish health and error (\(String(decoding: Array(topic), as: UTF8.self)))")
+        }
+        if topic.elementsEqual("notify.request".utf8) { return .forward }
         return .refuse(code: "notAuthorized", reason: "clients may not publish on this topic")
     }
 }

@@ -5,8 +5,9 @@ import LocusService
 import LocusProtocol
 
 /// The broker's authorization state while it runs: the authority (decisions), the
-/// store (persistence), who subscribed to what, and the tcp connections to reset when a
-/// change must reach subscriptions already granted. Owned by the broker thread.
+/// store (persistence), and with an allow-list who subscribed to what and the tcp
+/// connections to reset when a change must reach subscriptions already granted.
+/// Owned by the broker thread.
 final class Enforcement {
     var authority: Authority
     let settings: BrokerAuthorization
@@ -29,12 +30,27 @@ final class Enforcement {
         if let store {
             do { records = try store.load() } catch { log.error("ignoring authorization state: \(error)") }
         }
-        authority = Authority(allowList: settings.allowList, records: records)
+        authority = settings.makeAuthority(records: records)
+    }
+
+    /// Says at start how clients are named and where their authorization is kept.
+    func logStart(_ log: ServiceLog) {
+        if let list = settings.allowList {
+            log.info("authorization authority: allow-list of \(list.byName.count) client(s)")
+        } else {
+            log.info("authorization authority: local bus, clients named by id"
+                     + (settings.localGrant.map { ", requests decided at once up to \($0.rawValue) (--grant-local)" } ?? ""))
+        }
+        if let store {
+            log.info("authorization state in \(store.path) (\(settings.stateDirectoryOrigin)), \(authority.records.count) client(s) decided")
+        } else {
+            log.info("authorization state kept in memory only (\(settings.stateDirectoryOrigin))")
+        }
     }
 
     /// The identity behind a ZAP User-Id; NULL connections (no User-Id) are the local identity.
     func identity(userID: UnsafePointer<CChar>?) -> ClientIdentity? {
-        guard let userID, userID.pointee != 0 else { return settings.localIdentity }
+        guard settings.filtersClients, let userID, userID.pointee != 0 else { return settings.localIdentity }
         if let cached = lastIdentity, strcmp(userID, lastUserID) == 0 { return cached }
         let name = String(cString: userID)
         guard let entry = authority.allowList.byName[name] else { return nil }
@@ -45,6 +61,14 @@ final class Enforcement {
 
     func tier(of identity: ClientIdentity, now: Double) -> AccessTier { authority.tier(of: identity, now: now) }
 
+    /// What the client may receive now: everything for services, else by tier, status, owner id and device scope.
+    func policy(of identity: ClientIdentity, now: Double) -> ReceivePolicy {
+        if identity.isTrusted { return .everything }
+        let status = authority.record(identity.name).status
+        return .client(name: identity.name, tier: tier(of: identity, now: now), authorized: status == .whenInUse || status == .always,
+                       scope: identity.devices, allOwners: identity.roles.contains(.admin))
+    }
+
     // MARK: subscriptions
 
     func didSubscribe(_ client: String, prefix: [UInt8]) {
@@ -53,15 +77,15 @@ final class Enforcement {
     }
 
     /// A cancel from the client itself; returns the grants no other live request of the client still needs.
-    func didUnsubscribe(_ client: String, prefix: [UInt8], tier: AccessTier) -> [[UInt8]] {
+    func didUnsubscribe(_ client: String, prefix: [UInt8], policy: ReceivePolicy) -> [[UInt8]] {
         guard let count = live[client]?[prefix] else { return [] }
         if count > 1 {
             live[client]?[prefix] = count - 1
             return []
         }
         live[client]?[prefix] = nil
-        let kept = Set((live[client] ?? [:]).keys.flatMap { TopicAccess.grants(for: $0, tier: tier) })
-        return TopicAccess.grants(for: prefix, tier: tier).filter { !kept.contains($0) }
+        let kept = Set((live[client] ?? [:]).keys.flatMap { policy.grants(for: $0) })
+        return policy.grants(for: prefix).filter { !kept.contains($0) }
     }
 
     /// A cancel libzmq emits for a closed connection carries no User-Id: every client with
@@ -73,10 +97,11 @@ final class Enforcement {
         }
     }
 
-    func isConnected(_ client: String) -> Bool { !(live[client]?.isEmpty ?? true) }
+    /// Without an allow-list sessions are not followed: a temporary grant lasts its time.
+    func isConnected(_ client: String) -> Bool { !settings.filtersClients || !(live[client]?.isEmpty ?? true) }
 
     /// Notes a change of a client's access; connections are reset when it may hold grants.
-    func accessChanged(_ client: String, before: AccessTier, after: AccessTier) {
+    func accessChanged(_ client: String, before: ReceivePolicy?, after: ReceivePolicy) {
         if before != after && seen.contains(client) { resetPending = true }
     }
 

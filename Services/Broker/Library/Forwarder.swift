@@ -47,8 +47,11 @@ struct Forwarder {
                 broker.reject(problem, backend: backend)
                 continue
             }
-            if broker.enforcement != nil,
-               !broker.admit(topic: topicBytes, body: bodyBytes, userID: zmq_msg_gets(&topic, "User-Id"), backend: backend) {
+            // With an allow-list every message is checked against its sender; on the local bus
+            // only `auth.*` (commands to the authority, statuses only it may publish) is.
+            if broker.filtersClients {
+                if !broker.admit(topic: topicBytes, body: bodyBytes, userID: zmq_msg_gets(&topic, "User-Id"), backend: backend) { continue }
+            } else if topicBytes[0] == UInt8(ascii: "a"), !broker.admit(topic: topicBytes, body: bodyBytes, userID: nil, backend: backend) {
                 continue
             }
             if Self.isReplayRequest(topic: topicBytes) {

@@ -14,6 +14,27 @@ public struct UsageManifest: Sendable, Equatable {
         self.temporaryFull = temporaryFull
     }
 
+    /// The text shown to the person for a request, or why the request fails (iOS would fail silently).
+    public func description(for level: String, purpose: String?) -> Result<String, RequestError> {
+        switch level {
+        case "whenInUse":
+            return whenInUse.map { .success($0) } ?? .failure(RequestError(code: "missingUsageDescription", message: "no whenInUse description"))
+        case "always":
+            return always.map { .success($0) } ?? .failure(RequestError(code: "missingUsageDescription", message: "no always description"))
+        default:
+            guard let purpose, let text = temporaryFull[purpose] else {
+                return .failure(RequestError(code: "unknownPurposeKey", message: "'\(purpose ?? "")' is not a temporaryFull purpose key"))
+            }
+            return .success(text)
+        }
+    }
+
+    /// A request the manifest cannot support, with its `error.bus` code.
+    public struct RequestError: Error, Sendable, Equatable {
+        public var code: String
+        public var message: String
+    }
+
     /// Parses the JSON object form; unknown keys and empty texts are errors, so a typo is caught at load.
     public static func parse(_ value: Any) throws(ManifestError) -> UsageManifest {
         guard let object = value as? [String: Any] else { throw ManifestError("the manifest must be a JSON object") }

@@ -27,7 +27,11 @@ enum AuthCommand {
             OptionSpec("--timeout", value: "SECONDS", help: "how long to wait for the bus", default: "5"),
             OptionSpec("--help", help: "print this help and exit"),
         ],
-        footer: "revoke resets a client to notDetermined; deny sets denied. Exit status: 0 done, 1 refused, 64 bad arguments, 69 no answer.")
+        footer: """
+        On a bus without an allow-list (the local bus of one user) any id is a client: `locus auth grant world always`
+        lets owner `world` monitor regions. revoke resets a client to notDetermined; deny sets denied.
+        Exit status: 0 done, 1 refused, 64 bad arguments, 69 no bus, or a bus that is not the authority (the message says which).
+        """)
 
     static func run(_ arguments: [String]) -> Int32 {
         let options = ServiceProgram.parseOrExit(spec, arguments: arguments)
@@ -75,18 +79,20 @@ enum AuthCommand {
 
     private static func send(fields: [String: JSONValue], client: String, endpoints: BusEndpoints,
                              curve: CurveClientOptions?, timeout: Double) -> Int32 {
+        if let problem = BusDiagnosis.missingSocket(endpoints) { return fail(problem, status: 69) }
         let context = ZMQContext()
+        var diagnosis = BusDiagnosis(endpoints: endpoints)
         do {
             let subscriber = try BusSubscriber(context: context, endpoint: endpoints.sub,
-                                               prefixes: [Topic.authStatus(client), Topic.error("bus")], curve: curve)
+                                               prefixes: [Topic.authStatus(client), Topic.error("bus"), BusDiagnosis.healthPrefix],
+                                               curve: curve)
             let publisher = try BusPublisher(context: context, endpoint: endpoints.pub, source: "cli/auth", curve: curve)
             defer {
                 subscriber.socket.close()
                 publisher.socket.close()
             }
             guard try publisher.waitUntilConnected(timeoutSeconds: timeout) else {
-                FileHandle.standardError.write(Data("locus auth: no bus at \(endpoints.pub)\n".utf8))
-                return 69
+                return fail(BusDiagnosis.notConnected(endpoints, seconds: timeout), status: 69)
             }
             let sent = try publisher.publish(.other(type: MessageType.authSet, fields: .object(fields)), topic: Topic.authCmd,
                                              t: Date().timeIntervalSince1970)
@@ -97,9 +103,12 @@ enum AuthCommand {
                 guard try poller.poll(timeoutMilliseconds: 100)[0] else { continue }
                 while let received = try subscriber.receive(dontWait: true) {
                     guard case let .message(topic, message, raw) = received else { continue }
+                    if diagnosis.observe(topic: topic, message: message) {
+                        if diagnosis.isNotAuthority { return fail(diagnosis.silence(seconds: timeout, waitingFor: "answer"), status: 69) }
+                        continue
+                    }
                     if case .error(let report) = message.body, report.ref == sent.envelope.id {
-                        FileHandle.standardError.write(Data("locus auth: refused: \(report.code): \(report.message)\n".utf8))
-                        return 1
+                        return fail("refused: \(report.code): \(report.message)", status: 1)
                     }
                     if topic == Topic.authStatus(client), message.envelope.t >= sent.envelope.t {
                         print(String(decoding: raw, as: UTF8.self))
@@ -107,20 +116,26 @@ enum AuthCommand {
                     }
                 }
             }
-            FileHandle.standardError.write(Data("locus auth: no answer from the bus in \(timeout) s\n".utf8))
-            return 69
+            return fail(diagnosis.silence(seconds: timeout, waitingFor: "auth.status.\(client)"), status: 69)
         } catch {
-            FileHandle.standardError.write(Data("locus auth: \(error)\n".utf8))
-            return 1
+            return fail("\(error)", status: 1)
         }
+    }
+
+    private static func fail(_ text: String, status: Int32) -> Int32 {
+        FileHandle.standardError.write(Data("locus auth: \(text)\n".utf8))
+        return status
     }
 
     /// Prints the cached messages under `prefix` (the bus replays them to a new subscriber at once).
     private static func show(prefix: String, endpoints: BusEndpoints, curve: CurveClientOptions?, timeout: Double,
                              pendingOnly: Bool) -> Int32 {
+        if let problem = BusDiagnosis.missingSocket(endpoints) { return fail(problem, status: 69) }
         let context = ZMQContext()
+        var diagnosis = BusDiagnosis(endpoints: endpoints)
         do {
-            let subscriber = try BusSubscriber(context: context, endpoint: endpoints.sub, prefixes: [prefix], curve: curve)
+            let subscriber = try BusSubscriber(context: context, endpoint: endpoints.sub,
+                                               prefixes: [prefix, BusDiagnosis.healthPrefix], curve: curve)
             defer { subscriber.socket.close() }
             var poller = Poller()
             poller.add(subscriber.socket)
@@ -130,7 +145,12 @@ enum AuthCommand {
             while Date().timeIntervalSince1970 < deadline {
                 guard try poller.poll(timeoutMilliseconds: 50)[0] else { continue }
                 while let received = try subscriber.receive(dontWait: true) {
-                    guard case let .message(topic, _, raw) = received else { continue }
+                    guard case let .message(topic, message, raw) = received else { continue }
+                    if diagnosis.observe(topic: topic, message: message) {
+                        if diagnosis.isNotAuthority { return fail(diagnosis.silence(seconds: timeout, waitingFor: prefix), status: 69) }
+                        if printed == 0 { deadline = min(deadline, Date().timeIntervalSince1970 + quiet) }
+                        continue
+                    }
                     let text = String(decoding: raw, as: UTF8.self)
                     if pendingOnly && text.contains("\"requests\":[]") { continue }
                     print("\(topic) \(text)")
@@ -138,11 +158,13 @@ enum AuthCommand {
                     deadline = min(deadline, Date().timeIntervalSince1970 + quiet)
                 }
             }
-            if printed == 0 && !pendingOnly { FileHandle.standardError.write(Data("locus auth: nothing under \(prefix)\n".utf8)) }
+            if diagnosis.busHealth == nil { return fail(diagnosis.silence(seconds: timeout, waitingFor: prefix), status: 69) }
+            if printed == 0 {
+                FileHandle.standardError.write(Data((pendingOnly ? "locus auth: no request is waiting\n" : "locus auth: nothing under \(prefix)\n").utf8))
+            }
             return 0
         } catch {
-            FileHandle.standardError.write(Data("locus auth: \(error)\n".utf8))
-            return 1
+            return fail("\(error)", status: 1)
         }
     }
 }

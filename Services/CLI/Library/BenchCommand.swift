@@ -10,7 +10,7 @@ enum BenchCommand {
     Usage: locus bench WHAT [options]
 
       codec      message codec vs Foundation's JSONEncoder/JSONDecoder
-      bus        locus-bus vs a raw libzmq XSUB/XPUB proxy (--curve: NULL and CURVE on tcp)
+      bus        locus-bus vs a raw libzmq XSUB/XPUB proxy (--curve: NULL and CURVE on tcp; --isolation: device scopes)
       nmea       NMEA decoder vs gpsd's gpsdecode on the same bytes
       fusion     fused accuracy on KITTI (seeded noise) and a Pixel 4 drive vs Android's FLP
       geofence   region kernel vs shapely STRtree; fleet throughput and fix→event latency on the bus
@@ -59,6 +59,7 @@ enum BenchCommand {
         ("codec", ["--count", "100000"]),
         ("bus", ["--count", "200000", "--rounds", "2"]),
         ("bus", ["--curve", "--count", "100000", "--rounds", "1"]),
+        ("bus", ["--isolation", "--count", "100000", "--rounds", "2"]),
         ("nmea", ["--sentences", "500000"]),
         ("fusion", []),
         ("geofence", ["--points", "500000", "--skip-bus"]),

@@ -16,11 +16,14 @@ enum BusBench {
     static let spec = CommandLineSpec(
         program: "locus bench bus",
         summary: "bus throughput beside a raw libzmq proxy",
-        usage: "locus bench bus [--count N] [--rounds R] [--curve]",
+        usage: "locus bench bus [--count N] [--rounds R] [--curve | --isolation [--clients N] [--scopes K]]",
         options: [
             OptionSpec("--count", value: "N", help: "messages per round", default: "500000"),
             OptionSpec("--rounds", value: "R", help: "rounds per broker; the best is reported", default: "3"),
             OptionSpec("--curve", help: "measure on tcp loopback, each broker with NULL and with CURVE side by side; without it: ipc, NULL only"),
+            OptionSpec("--isolation", help: "measure device scopes: N CURVE clients × K devices each, scoped beside unfiltered on the same bus"),
+            OptionSpec("--clients", value: "N", help: "clients for --isolation", default: "1000"),
+            OptionSpec("--scopes", value: "K", help: "devices per client for --isolation", default: "10"),
             OptionSpec("--help", help: "print this help and exit"),
         ])
 
@@ -34,6 +37,16 @@ enum BusBench {
         } catch { ServiceProgram.usageFailure("locus bench bus", error.message) }
         guard count > 1, rounds > 0 else { ServiceProgram.usageFailure("locus bench bus", "--count > 1 and --rounds > 0") }
         if options.flag("--curve") { return runCurve(count: count, rounds: rounds) }
+        if options.flag("--isolation") {
+            let clients: Int
+            let scopes: Int
+            do {
+                clients = try options.int("--clients") ?? 1000
+                scopes = try options.int("--scopes") ?? 10
+            } catch { ServiceProgram.usageFailure("locus bench bus", error.message) }
+            guard clients > 0, scopes > 0 else { ServiceProgram.usageFailure("locus bench bus", "--clients and --scopes must be > 0") }
+            return IsolationBench.run(clients: clients, scopes: scopes, count: count, rounds: rounds)
+        }
         let body = sampleBody()
         var raw = BenchFigure()
         var locus = BenchFigure()
@@ -120,7 +133,7 @@ enum BusBench {
                 var configuration = BrokerConfiguration(pubEndpoint: endpoints.pub, subEndpoint: endpoints.sub)
                 configuration.highWaterMark = 0
                 configuration.healthIntervalSeconds = 5
-                configuration.authorization = setup.keys?.brokerAuthorization
+                if let authorization = setup.keys?.brokerAuthorization { configuration.authorization = authorization }
                 let broker = Broker(configuration: configuration, log: ServiceLog(name: "bench", minimum: .error))
                 do { try broker.run(context: brokerContext) { brokerReady.signal() } } catch {
                     brokerReady.signal()

@@ -82,21 +82,12 @@ enum DoctorCommand {
             return [Finding(level: .fail, text: "no health message from any service within \(wait) s at \(endpoints.sub)")]
         }
         let now = Date().timeIntervalSince1970
-        var findings: [Finding] = []
-        for (service, entry) in latest.sorted(by: { $0.key < $1.key }) {
-            let age = now - entry.t
-            let counters = entry.health.counters
-            let summary = ["received", "sent", "rejected", "dropped"].compactMap { key in counters[key].map { "\(key)=\($0)" } }.joined(separator: " ")
-            if age < -2 {
-                findings.append(Finding(level: .fail, text: "\(service): health is \(Int(-age)) s in the future; clocks differ between hosts"))
-            } else if age > 15 {
-                findings.append(Finding(level: .fail, text: "\(service): last health \(Int(age)) s ago; it has stopped or lost the bus"))
-            } else if entry.health.state != .ok {
-                findings.append(Finding(level: entry.health.state == .failing ? .fail : .warn,
-                                        text: "\(service): \(entry.health.state.rawValue) \(entry.health.detail.map { describe($0) } ?? "") \(summary)"))
-            } else {
-                findings.append(Finding(level: .ok, text: "\(service): ok \(summary)"))
-            }
+        let bus = latest["bus"]?.health
+        var findings: [Finding] = latest.sorted(by: { $0.key < $1.key }).map { service, entry in
+            var finding = judge(service: service, health: entry.health, age: now - entry.t)
+            // Who published it, as the bus saw it: only services may (docs/security.md).
+            if let sender = bus?.sender(of: service) { finding.text += " (from \(sender))" }
+            return finding
         }
         if !latest.keys.contains("bus") {
             findings.append(Finding(level: .warn, text: "bus: no health.bus seen (is this a Locus bus?)"))
@@ -104,8 +95,21 @@ enum DoctorCommand {
         return findings
     }
 
+    /// One service's finding from its latest health and that message's age in seconds.
+    static func judge(service: String, health: Health, age: Double) -> Finding {
+        let summary = ["received", "sent", "rejected", "dropped"].compactMap { key in health.counters[key].map { "\(key)=\($0)" } }
+            .joined(separator: " ")
+        if age < -2 { return Finding(level: .fail, text: "\(service): health is \(Int(-age)) s in the future; clocks differ between hosts") }
+        if age > 15 { return Finding(level: .fail, text: "\(service): last health \(Int(age)) s ago; it has stopped or lost the bus") }
+        if health.state != .ok {
+            return Finding(level: health.state == .failing ? .fail : .warn,
+                           text: "\(service): \(health.state.rawValue) \(health.detail.map { describe($0) } ?? "") \(summary)")
+        }
+        return Finding(level: .ok, text: "\(service): ok \(summary)")
+    }
+
     static func describe(_ detail: [String: String]) -> String {
-        detail.filter { $0.key != "pid" }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        detail.filter { $0.key != "pid" && $0.key != "senders" }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
     }
 
     /// Secrets and state belong to their owner alone.

@@ -39,8 +39,10 @@ enum RegionsCommand {
         import reads a GeoJSON FeatureCollection: Polygon/MultiPolygon features, and Point features
         with a `radius` property (metres) for circles; the id comes from `properties.id` or the
         feature's `id`; `dwell`, `devices`, `notifyOnEntry`, `notifyOnExit` properties are kept.
-        export writes the same form. Exit status: 0 all acknowledged, 1 some failed, 64 bad
-        arguments, 65 bad input file, 69 no reply from the geofence.
+        export writes the same form. A region refused for want of authorization (region monitoring
+        needs always) prints the command that grants it and files an auth.request, shown by
+        `locus auth pending`. Exit status: 0 all acknowledged, 1 some failed, 64 bad
+        arguments, 65 bad input file, 69 no bus, or no reply from the geofence.
         """)
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -84,20 +86,45 @@ enum RegionsCommand {
         if let pub = options.string("--pub") { endpoints.pub = pub }
         if let sub = options.string("--sub") { endpoints.sub = sub }
 
-        let replies: [Body?]
+        if let problem = BusDiagnosis.missingSocket(endpoints) {
+            FileHandle.standardError.write(Data("locus regions: \(problem)\n".utf8))
+            return 69
+        }
+        let exchange = RegionCommandExchange(endpoints: endpoints, owner: owner, curve: curve)
+        // A region the geofence would reject as malformed is reported here, not sent (it would get no reply).
+        var replies = commands.map(locallyInvalid)
+        let sendable = replies.indices.filter { replies[$0] == nil }
         do {
-            replies = try RegionCommandExchange(endpoints: endpoints, owner: owner, curve: curve)
-                .send(commands, timeoutSeconds: timeout, attempts: max(1, attempts))
+            let answers = try exchange.send(sendable.map { commands[$0] }, timeoutSeconds: timeout, attempts: max(1, attempts))
+            for (index, answer) in zip(sendable, answers) { replies[index] = answer }
         } catch {
             FileHandle.standardError.write(Data("locus regions: \(error)\n".utf8))
-            return 1
+            return 69
         }
-        return report(action: action, replies: replies)
+        let status = report(action: action, owner: owner, replies: replies)
+        if replies.contains(where: { if case .regionFailed(let failed)? = $0 { failed.code == .notAuthorized } else { false } }) {
+            // Like the system prompt on a phone: the request waits in `locus auth pending` for the person.
+            exchange.requestAuthorization(level: "always", purpose: "locus regions \(action): monitor regions of \(owner)")
+        }
+        return status
     }
 
-    private static func report(action: String, replies: [Body?]) -> Int32 {
+    /// The failure the protocol's own validation finds in a command, as the geofence would answer it.
+    static func locallyInvalid(_ command: Body) -> Body? {
+        guard case .regionAdd(let add) = command else { return nil }
+        do {
+            try Message(body: command, id: "check", t: 0, src: "cli/regions").validate()
+            return nil
+        } catch {
+            return .regionFailed(RegionFailed(owner: add.owner, regionId: add.region.id, code: .invalidShape,
+                                              message: error.message, re: "check"))
+        }
+    }
+
+    private static func report(action: String, owner: String, replies: [Body?]) -> Int32 {
         var status: Int32 = 0
         var added = 0
+        var notAuthorized: [RegionFailed] = []
         for reply in replies {
             switch reply {
             case .regionAdded(let ok)?:
@@ -106,6 +133,9 @@ enum RegionsCommand {
                     print("added \(ok.region.id)" + (ok.effectiveRadius.map { " (effective radius \($0) m)" } ?? ""))
                 }
             case .regionRemoved(let ok)?: print("removed \(ok.regionId)")
+            case .regionFailed(let failed)? where failed.code == .notAuthorized:
+                notAuthorized.append(failed)
+                status = max(status, 1)
             case .regionFailed(let failed)?:
                 print("failed \(failed.regionId): \(failed.code.rawValue): \(failed.message)")
                 status = max(status, 1)
@@ -118,6 +148,14 @@ enum RegionsCommand {
             case nil:
                 status = 69
             default: break
+            }
+        }
+        if let first = notAuthorized.first {
+            // One refusal per region would bury the one thing to do: say it once, with the command.
+            let regions = notAuthorized.count == 1 ? "region \(first.regionId)" : "\(notAuthorized.count) regions"
+            print("failed \(regions): notAuthorized: \(first.message)")
+            if !first.message.contains("locus auth grant"), !first.message.contains("restricted") {
+                print("grant it with: \(AuthStatus.grantCommand(client: owner, level: "always"))")
             }
         }
         if action == "import" { print("imported \(added) of \(replies.count) regions") }
@@ -194,6 +232,18 @@ struct RegionCommandExchange {
             }
         }
         return replies
+    }
+
+    /// Files an `auth.request` for the owner, so it waits in `locus auth pending`; best effort
+    /// (a refusal, e.g. no usage description in an allow-list manifest, goes to `error.bus`).
+    func requestAuthorization(level: String, purpose: String) {
+        let context = ZMQContext()
+        guard let publisher = try? BusPublisher(context: context, endpoint: endpoints.pub, source: "cli/regions", curve: curve) else { return }
+        defer { publisher.socket.close() }
+        guard (try? publisher.waitUntilConnected(timeoutSeconds: 2)) == true else { return }
+        let request = AuthRequest(client: owner, level: level, purpose: purpose)
+        _ = try? publisher.publish(.authRequest(request), topic: Topic.authCmd, t: Date().timeIntervalSince1970)
+        _ = try? publisher.flush(timeoutSeconds: 2)
     }
 
     static func re(of body: Body) -> String? {

@@ -8,7 +8,7 @@ enum UpCommand {
     static let spec = CommandLineSpec(
         program: "locus up",
         summary: "start the bus and every installed service, restarting any that crash",
-        usage: "locus up [--bin DIR] [--provider 'PLUGIN ARGS'...] [--only NAMES] [--with gpsd] [--config-dir DIR] [--state DIR]",
+        usage: "locus up [--bin DIR] [--provider 'PLUGIN ARGS'...] [--only NAMES] [--with gpsd] [--config-dir DIR] [--state DIR] [--grant-local LEVEL]",
         options: [
             OptionSpec("--pub", value: "ENDPOINT", help: "bus endpoint for publishers", environment: "LOCUS_PUB"),
             OptionSpec("--sub", value: "ENDPOINT", help: "bus endpoint for subscribers", environment: "LOCUS_SUB"),
@@ -18,6 +18,7 @@ enum UpCommand {
             OptionSpec("--with", value: "NAMES", help: "comma-separated optional services to start too: gpsd (it takes port 2947)"),
             OptionSpec("--config-dir", value: "DIR", help: "start each service with --config DIR/<service>.json when that file exists (bus.json, fusion.json, ...)"),
             OptionSpec("--state", value: "DIR", help: "where services without a config file keep their state: the notifier's outbox and notifications.jsonl, the geofence's regions (default: $XDG_STATE_HOME/locus or ~/.local/state/locus)"),
+            OptionSpec("--grant-local", value: "LEVEL", help: "single-user host policy (kiosk, robot): every local owner starts with LEVEL (whenInUse or always) and requests up to it are granted at once; without it `locus auth grant` decides"),
             OptionSpec("--healthy-after", value: "SECONDS", help: "a service that ran this long before exiting is restarted after 0.5 s again", default: "30"),
             OptionSpec("--no-restart-status", value: "LIST", help: "comma-separated exit statuses after which a service is left down, not restarted (64 bad arguments, 78 bad configuration)", default: "64,78"),
             OptionSpec("--config", value: "FILE", help: "read options from a JSON object"),
@@ -66,6 +67,10 @@ enum UpCommand {
         supervisor.preventRestartStatuses = Set(prevent)
         let configDirectory = options.string("--config-dir")
         let stateDirectory = options.string("--state") ?? StateDirectory.defaultPath()
+        let grantLocal = options.string("--grant-local")
+        if let grantLocal, grantLocal != "whenInUse" && grantLocal != "always" {
+            ServiceProgram.usageFailure("locus up", "--grant-local takes whenInUse or always, not '\(grantLocal)'")
+        }
         let signals = ServiceProgram.handleTerminationSignals { _ in supervisor.stop() }
         defer { signals.forEach { $0.cancel() } }
         do {
@@ -74,6 +79,7 @@ enum UpCommand {
                 if arguments.isEmpty {
                     arguments = try defaultArguments(service, stateDirectory: stateDirectory, log: log)
                 }
+                arguments += policyArguments(service, grantLocal: grantLocal)
                 try supervisor.start(.init(name: service, executable: directory + "/" + service, arguments: arguments))
                 if service == "locus-bus" && !waitForBus(endpoints.sub, log: log) {
                     log.warn("starting the other services anyway; they connect when the bus is up")
@@ -118,6 +124,17 @@ enum UpCommand {
             return ["--db", directory + "/geofence.db"]
         default:
             return []
+        }
+    }
+
+    /// The single-user policy as each service takes it: the bus decides requests up to the
+    /// level, the geofence assumes it for owners the bus has not decided yet.
+    static func policyArguments(_ service: String, grantLocal: String?) -> [String] {
+        guard let grantLocal else { return [] }
+        switch service {
+        case "locus-bus": return ["--grant-local", grantLocal]
+        case "locus-geofence": return ["--default-authorization", grantLocal]
+        default: return []
         }
     }
 

@@ -139,7 +139,7 @@ public struct GeofenceLogic: ServiceLogic {
         let owner = command.owner
         guard gate.allowsMonitoring(owner) else {
             fail(owner: owner, regionId: command.region.id,
-                 RegionRejection(.notAuthorized, "owner \(owner) has authorization \(gate.status(of: owner).rawValue), region monitoring needs always"),
+                 RegionRejection(.notAuthorized, gate.refusal(owner)),
                  re: id, t: t, into: &out)
             return
         }
@@ -184,7 +184,7 @@ public struct GeofenceLogic: ServiceLogic {
         let owner = command.owner
         guard gate.allowsMonitoring(owner) else {
             fail(owner: owner, regionId: command.regionId ?? "*",
-                 RegionRejection(.notAuthorized, "owner \(owner) is not authorized for region monitoring"), re: id, t: t, into: &out)
+                 RegionRejection(.notAuthorized, gate.refusal(owner)), re: id, t: t, into: &out)
             return
         }
         let regions = command.regionId.map { store.region(RegionKey(owner: owner, id: $0)).map { [$0] } ?? [] } ?? store.regions(of: owner)

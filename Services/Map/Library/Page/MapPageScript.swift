@@ -97,7 +97,7 @@ enum MapPageScript {
   }
 
   function onHealth(m) {
-    state.health.set(m.service, { state: m.state, t: m.t, src: m.src });
+    state.health.set(m.service, { state: m.state, t: m.t, src: m.src, sender: m.sender });
   }
 
   function regionKey(owner, id) { return owner + "\u0000" + id; }
@@ -368,7 +368,8 @@ enum MapPageScript {
       li.className = "health-" + h.state;
       li.dataset.service = service;
       li.dataset.state = h.state;
-      li.textContent = service + ": " + h.state;
+      if (h.sender) li.dataset.sender = h.sender;
+      li.textContent = service + ": " + h.state + (h.sender ? " (from " + h.sender + ")" : "");
       health.appendChild(li);
     }
     const degraded = [...state.devices.values()].filter((d) => d.degraded);

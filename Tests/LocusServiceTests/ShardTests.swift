@@ -1,4 +1,3 @@
-import LocusBus
 import LocusService
 import XCTest
 
