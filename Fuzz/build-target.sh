@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target and prints the path of the binary.
-# Usage: Fuzz/build-target.sh TARGET   (nmea, codec, region, gpx, config, gpsd, seedgen)
+# Usage: Fuzz/build-target.sh TARGET   (nmea, codec, region, gpx, config, gpsd, network, seedgen)
 #
 # SwiftPM cannot build with -sanitize=fuzzer, so each target is compiled by swiftc as one
 # module: the product sources it exercises plus its entry file. Project-module imports
@@ -24,8 +24,11 @@ case "$target" in
                       $root/Services/Provider/Library/Core/FixMapping.swift" ;;
     config)  sources="$root/Shared/LocusService/CommandLineOptions.swift" ;;
     gpsd)    sources="$protocol $(find "$root/Services/Gpsd/Library" -name '*.swift' ! -name GpsdLogic.swift | sort)" ;;
+    network) sources="$(find "$root/Services/Provider/Library/Network/Scan" -name '*.swift' | sort)
+                      $root/Services/Provider/Library/Network/Import/OpenCellIDRow.swift
+                      $root/Services/Provider/Library/Network/Import/CSVNumber.swift" ;;
     seedgen) sources="$protocol"; sanitize="" ;;
-    *) echo "unknown fuzz target '$target' (nmea, codec, region, gpx, config, gpsd, seedgen)" >&2; exit 64 ;;
+    *) echo "unknown fuzz target '$target' (nmea, codec, region, gpx, config, gpsd, network, seedgen)" >&2; exit 64 ;;
 esac
 case "$target" in
     nmea) entry="$root/Fuzz/NMEAFuzz" ;;

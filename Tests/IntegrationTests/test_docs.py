@@ -339,13 +339,14 @@ PROGRAM = re.compile(r"(?<![\w/.@-])(?:\.build/(?:debug|release)/|/usr/local/bin
 COMMON = re.compile(r"\b[Ee]very (?:program|service)\b")
 # Options of other tools the docs show, allowed by name: the only exceptions.
 FOREIGN = {"swift": {"--filter", "--show-bin-path", "--explicit-target-dependency-import-check"}, "gpsfake": {"--slow", "--udp"}, "pytest": set(), "python3": set(),
-           "make": set(), "systemd-analyze": set(), "journalctl": set(), "jq": set(), "systemctl": {"--now"}, "nats-server": {"--signal"}}
+           "make": set(), "systemd-analyze": set(), "journalctl": set(), "jq": set(), "systemctl": {"--now"},
+           "nats-server": {"--signal"}, "mmcli": {"--location-get"}, "nmcli": set(), "iw": set()}
 FOREIGN_TOOL = re.compile(r"(?<![\w/.-])(" + "|".join(map(re.escape, FOREIGN)) + r"|deploy/[\w./-]+\.sh|scripts/[\w./-]+\.(?:sh|py))(?![\w-])")
 # The program a document is about when a passage names none.
 DOC_DEFAULT = {"provider.md": "locus-provider", "fusion.md": "locus-fusion", "motion.md": "locus-motion",
                "notifier.md": "locus-notifier", "map.md": "locus map", "security.md": "locus-bus",
                "protocol.md": "locus-bus", "geofence.md": "locus-geofence", "gpsd.md": "locus-gpsd",
-               "nats.md": "locus-geofence"}
+               "nats.md": "locus-geofence", "network.md": "locus-provider"}
 
 
 def help_options(*argv):

@@ -16,6 +16,7 @@ enum BenchCommand {
       geofence   region kernel vs shapely STRtree; fleet throughput and fix→event latency on the bus
       pipeline   fix→notification latency through bus, fusion, geofence and notifier at 1 k fixes/s
       resources  RSS and CPU of every service at 1 Hz input, beside gpsd
+      network    Wi-Fi/cell positioning in a simulated city (error, hacc coverage, learning); cell import rate
       geodesic   exact geodesic (Karney) calls/s beside FastDistance (not part of `all`)
       all        every benchmark above with the counts below, then one markdown table on stdout
                  (each bench's own details go to stderr)
@@ -49,6 +50,7 @@ enum BenchCommand {
         ("pipeline", { PipelineBench.run($0) }),
         ("resources", { ResourceBench.run($0) }),
         ("geodesic", { GeodesicBench.run($0) }),
+        ("network", { NetworkBench.run($0) }),
     ]
 
     /// What `all` passes each bench: counts that keep the whole run near five minutes on
@@ -63,6 +65,7 @@ enum BenchCommand {
         ("geofence", ["--points", "500000", "--skip-bus"]),
         ("pipeline", ["--seconds", "20"]),
         ("resources", ["--seconds", "20"]),
+        ("network", ["--seeds", "2"]),
     ]
 
     /// Runs every bench with its details sent to stderr, then prints one table on stdout.

@@ -23,6 +23,7 @@ public enum LocusCommand {
       auth ACTION           authorization: pending, status, grant, deny, restrict, revoke
       keys gen NAME         write a CURVE keypair (NAME.key 0600, NAME.pub)
       regions ACTION        add, remove, list, import FILE.geojson, export monitored regions
+      beacons ACTION        the Wi-Fi/cell database of network positioning: import-cells FILE, stats
       version               print the version
 
     Every command takes --help. Bus endpoints come from --pub/--sub, else LOCUS_PUB/LOCUS_SUB,
@@ -49,6 +50,7 @@ public enum LocusCommand {
         case "auth": return AuthCommand.run(rest)
         case "keys": return KeysCommand.run(rest)
         case "regions": return RegionsCommand.run(rest)
+        case "beacons": return BeaconsCommand.run(rest)
         case "version", "--version": print("locus \(ServiceProgram.version)"); return 0
         case "help", "--help", "-h": print(usage, terminator: ""); return 0
         default:

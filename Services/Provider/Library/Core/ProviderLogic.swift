@@ -4,21 +4,24 @@ public import LocusProtocol
 /// The provider's service logic: receives its sources' fixes (delivered on
 /// `location.raw.<device>` by `SourceContext`) and `control.<device>` from the bus, applies
 /// the `ControlPolicy`, and publishes what passes. Health says which plugin runs, what
-/// control is applied, and whether the receiver has a fix.
+/// control is applied, and whether the receiver has a fix. A source that learns from the
+/// device's fused fixes (the network plugins) gets them through `fusedFixes`.
 public struct ProviderLogic: ServiceLogic {
     public let device: String
     public let plugin: String
     public let status: SourceStatus
     public private(set) var policy = ControlPolicy()
     public private(set) var counts: [String: Int] = [:]
+    public let fusedFixes: FusedFixMailbox?
 
-    public init(device: String, plugin: String, status: SourceStatus) {
+    public init(device: String, plugin: String, status: SourceStatus, fusedFixes: FusedFixMailbox? = nil) {
         self.device = device
         self.plugin = plugin
         self.status = status
+        self.fusedFixes = fusedFixes
     }
 
-    public var subscriptions: [String] { [Topic.control(device)] }
+    public var subscriptions: [String] { [Topic.control(device)] + (fusedFixes == nil ? [] : [Topic.locationFused(device)]) }
 
     public mutating func receive(_ message: Message, topic: String, now: Double) -> [Outbound] {
         switch message.body {
@@ -36,6 +39,11 @@ public struct ProviderLogic: ServiceLogic {
                 return []
             }
             return [Outbound(topic: topic, body: .location(location), t: message.envelope.t)]
+        case .location(let location) where topic == Topic.locationFused(device):
+            guard let fusedFixes, location.device == device else { return [] }
+            fusedFixes.post(location, t: message.envelope.t)
+            counts["fusedFixes", default: 0] += 1
+            return []
         default:
             return []
         }

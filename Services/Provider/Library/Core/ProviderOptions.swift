@@ -5,13 +5,13 @@ import LocusProtocol
 /// The command line of `locus-provider PLUGIN [options]`: the options of every plugin,
 /// and the translation of parsed options into a `PositionSource`.
 public enum ProviderOptions {
-    public static let plugins = ["nmea", "gpsd", "gpx", "sim", "fixed", "exec", "motion"]
+    public static let plugins = ["nmea", "gpsd", "gpx", "sim", "fixed", "exec", "motion", "wifi", "cell"]
 
     public static let options: [OptionSpec] = [
         OptionSpec("--device-id", value: "ID", help: "device the fixes belong to (topic location.raw.ID)", default: "local"),
         OptionSpec("--rate", value: "RATE", help: "'max' replays files as fast as possible instead of in real time"),
         OptionSpec("--source", value: "WORD", help: "the `source` of published locations (default per plugin: gnss, gps, sim)"),
-        OptionSpec("--file", value: "FILE", help: "nmea: log to read ('-' = stdin); gpx/sim: GPX file"),
+        OptionSpec("--file", value: "FILE", help: "nmea: log to read ('-' = stdin); gpx/sim: GPX file; wifi/cell: scan outputs ('-' = stdin)"),
         OptionSpec("--serial", value: "DEVICE", help: "nmea: serial port, e.g. /dev/ttyUSB0 (reopened after unplug)"),
         OptionSpec("--baud", value: "N", help: "nmea: serial speed", default: "9600"),
         OptionSpec("--tcp", value: "HOST:PORT", help: "nmea: read NMEA from a TCP server (reconnects)"),
@@ -48,13 +48,13 @@ public enum ProviderOptions {
         OptionSpec("--alt", value: "METERS", help: "fixed: height above the ellipsoid"),
         OptionSpec("--interval", value: "SECONDS", help: "fixed: seconds between fixes", default: "1"),
         OptionSpec("--count", value: "N", help: "fixed: stop after N fixes"),
-        OptionSpec("--command", value: "SHELL", help: "exec: command whose stdout is read"),
+        OptionSpec("--command", value: "SHELL", help: "exec: command whose stdout is read; wifi/cell: scan command run every --scan-interval"),
         OptionSpec("--format", value: "nmea|text", help: "exec: how to read the command's stdout", default: "nmea"),
         OptionSpec("--timeline", value: "FILE", help: "motion: activity timeline (JSON lines); without it a seeded simulation"),
-    ]
+    ] + NetworkOptions.options
 
     public static let footer = """
-        Plugins: nmea, gpsd, gpx, sim, fixed, exec, motion. Examples:
+        Plugins: nmea, gpsd, gpx, sim, fixed, exec, motion, wifi, cell. Examples:
           locus-provider nmea --file drive.log --rate max --stdio
           locus-provider nmea --serial /dev/ttyUSB0 --baud 4800 --device-id truck-7
           locus-provider gpsd --host localhost --port 2947
@@ -62,6 +62,8 @@ public enum ProviderOptions {
           locus-provider sim --file ride.gpx --hacc 5 --bias-sigma 3 --outage 60+20 --seed 7 --rate max --stdio
           locus-provider fixed --lat 52.52 --lon 13.40 --hacc 10 --interval 5
           locus-provider exec --command 'python3 wifi.py' --format text
+          locus-provider wifi --command 'iw dev wlan0 scan dump' --scan-interval 10
+          locus-provider cell --no-learn --file cells.log   (outputs of mmcli, each after a '# scan' line)
         Every plugin obeys control.<device> (distanceFilter, desiredAccuracy, paused, powerMode).
         """
 
@@ -120,6 +122,8 @@ public enum ProviderOptions {
             return ExecSource(command: command, format: format, sourceName: options.string("--source") ?? "gnss", date: date)
         case "motion":
             return try MotionOptions.makeSource(options: options, pacer: pacer, now: now)
+        case "wifi", "cell":
+            return try NetworkOptions.makeSource(plugin: plugin, options: options, pacer: pacer)
         default:
             throw UsageError("unknown plugin '\(plugin)'; choose one of \(plugins.joined(separator: ", "))")
         }
@@ -135,6 +139,7 @@ public enum ProviderOptions {
         case is ExecSource: return true
         case let gpsd as GPSDSource: return gpsd.exitOnDisconnect
         case is MotionSource: return true
+        case let network as NetworkSource: if case .file = network.input { return true } else { return false }
         default: return false
         }
     }
