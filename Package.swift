@@ -52,7 +52,10 @@ let serviceLogic: [Target] = [
 let busPrograms: [Target] = [
     .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusService", "LocusProtocol"], path: "Services/Broker/Library"),
     .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusService", "LocusBus"], path: "Services/Map/Library"),
-    .target(name: "LocusCLI", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusService", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion", "LocusGeofence", "LocusMap"], path: "Services/CLI/Library"),
+    .target(name: "LocusCLI", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusBus", "LocusProvider", "LocusMap"], path: "Services/CLI/Library"),
+    // Benchmarks and evaluations: every service's logic measured beside a peer. Their own
+    // program, so the command line and the services carry none of it.
+    .target(name: "LocusBench", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion", "LocusGeofence"], path: "Services/Bench/Library"),
 ]
 
 // MARK: layer 6 — thin executables: a service's logic on the runtime.
@@ -65,6 +68,7 @@ let executables: [Target] = [
     .executableTarget(name: "locus-notifier", dependencies: ["LocusNotifier", "LocusBus", "LocusService", "LocusProtocol"], path: "Services/Notifier/Executable"),
     .executableTarget(name: "locus-gpsd", dependencies: ["LocusGpsd", "LocusBus", "LocusService", "LocusMap", "LocusProtocol"], path: "Services/Gpsd/Executable"),
     .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
+    .executableTarget(name: "locus-bench", dependencies: ["LocusBench"], path: "Services/Bench/Executable"),
 ]
 
 // MARK: tests — unit tests next to what they test; integration tests (Python) start real processes.
@@ -83,7 +87,7 @@ let tests: [Target] = [
     .testTarget(name: "LocusMotionTests", dependencies: ["LocusMotion", "LocusProtocol", "LocusGeo", "LocusService"], path: "Tests/LocusMotionTests"),
     .testTarget(name: "LocusNotifierTests", dependencies: ["LocusNotifier", "LocusStore", "LocusProtocol", "LocusService"], path: "Tests/LocusNotifierTests"),
     .testTarget(name: "LocusMapTests", dependencies: ["LocusMap", "LocusProtocol", "LocusService", "LocusBus", "CZeroMQ"], path: "Tests/LocusMapTests"),
-    .testTarget(name: "LocusCLITests", dependencies: ["LocusCLI", "LocusService", "LocusProvider"], path: "Tests/LocusCLITests"),
+    .testTarget(name: "LocusBenchTests", dependencies: ["LocusBench", "LocusGeo", "LocusFusion", "LocusProvider", "LocusProtocol", "LocusService"], path: "Tests/LocusBenchTests"),
     .testTarget(name: "LocusGpsdTests", dependencies: ["LocusGpsd", "LocusProtocol", "LocusService", "LocusProvider"], path: "Tests/LocusGpsdTests"),
 ]
 
@@ -129,6 +133,7 @@ let package = Package(
         .executable(name: "locus-bus", targets: ["locus-bus"]),
         .executable(name: "locus-provider", targets: ["locus-provider"]),
         .executable(name: "locus", targets: ["locus"]),
+        .executable(name: "locus-bench", targets: ["locus-bench"]),
         .executable(name: "locus-fusion", targets: ["locus-fusion"]),
         .executable(name: "locus-notifier", targets: ["locus-notifier"]),
         .executable(name: "locus-motion", targets: ["locus-motion"]),

@@ -70,7 +70,7 @@ enum BeaconsCommand {
         do {
             let database = try BeaconDatabase(path: path)
             let report = try CellImporter(mccFilter: filter).run(into: database, now: started) { buffer throws(BeaconDatabaseError) in
-                try readSome(fd, into: buffer, name: source)
+                try CellImporter.readSome(fd, into: buffer, name: source)
             }
             let seconds = Date().timeIntervalSince1970 - started
             print(summary(report, seconds: seconds, database: path))
@@ -79,16 +79,6 @@ enum BeaconsCommand {
         } catch {
             FileHandle.standardError.write(Data("locus beacons: \(error.message)\n".utf8))
             return 1
-        }
-    }
-
-    /// One read(2) into `buffer`, retried on EINTR.
-    static func readSome(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, name: String) throws(BeaconDatabaseError) -> Int {
-        while true {
-            let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            if errno == EINTR { continue }
-            throw BeaconDatabaseError("cannot read \(name): \(String(cString: strerror(errno)))")
         }
     }
 

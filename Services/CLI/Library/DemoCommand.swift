@@ -1,4 +1,5 @@
 import Foundation
+import LocusProvider
 import LocusBus
 import LocusService
 import LocusGeo
@@ -50,8 +51,8 @@ enum DemoCommand {
         environment["LOCUS_PUB"] = endpoints.pub
         environment["LOCUS_SUB"] = endpoints.sub
         let supervisor = Supervisor(log: ServiceLog(name: "locus demo", minimum: .warn), environment: environment)
-        let stopRequested = ManagedFlag()
-        let signals = ServiceProgram.handleTerminationSignals { _ in stopRequested.clear() }
+        let stopRequested = StopFlag()
+        let signals = ServiceProgram.handleTerminationSignals { _ in stopRequested.raise() }
         defer { signals.forEach { $0.cancel() } }
         let supervising = Thread { supervisor.run() }
         let quiet = ["--log-level", "warn"]
@@ -80,7 +81,7 @@ enum DemoCommand {
             print("driving \(DemoScenario.device) at \(Int(DemoScenario.metresPerSecond)) m/s past \(DemoScenario.regions.map(\.id).joined(separator: ", ")); GNSS outage \(Int(DemoScenario.outageSeconds)) s\n")
             let started = Date().timeIntervalSince1970
             var finishedAt: Double?
-            while stopRequested.isSet {
+            while !stopRequested.isRaised {
                 try recorder?.pump(milliseconds: 200)
                 let now = Date().timeIntervalSince1970
                 if finishedAt == nil && supervisor.hasFinished("locus-provider") { finishedAt = now }

@@ -43,7 +43,7 @@ public enum LocusCommand {
         case "up": return UpCommand.run(rest)
         case "demo": return DemoCommand.run(rest)
         case "map": return MapCommand.run(rest)
-        case "bench": return BenchCommand.run(rest)
+        case "bench": return BenchHandover.run(rest)
         case "coord": return CoordCommand.run(rest)
         case "plot": return PlotCommand.run(rest)
         case "doctor": return DoctorCommand.run(rest)

@@ -59,10 +59,7 @@ final class Supervisor: @unchecked Sendable {
     /// port that a real gpsd on the host may hold.
     static let optionalServices = ["locus-gpsd"]
 
-    static var ownDirectory: String {
-        let path = Bundle.main.executablePath ?? CommandLine.arguments[0]
-        return (path as NSString).deletingLastPathComponent
-    }
+    static var ownDirectory: String { ServiceProgram.ownDirectory }
 
     func start(_ program: Program) throws {
         let child = Child(program: program)

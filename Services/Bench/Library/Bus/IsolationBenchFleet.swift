@@ -1,5 +1,6 @@
 import CZeroMQ
 import Foundation
+import LocusProvider
 import LocusBroker
 import LocusBus
 import LocusProtocol
@@ -175,7 +176,7 @@ final class FleetPublisher: @unchecked Sendable {
     private let endpoint: String
     private let count: Int
     private let started = DispatchSemaphore(value: 0)
-    private let probing = ManagedFlag()
+    private let probing = StopFlag()
     private let done = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -199,7 +200,7 @@ final class FleetPublisher: @unchecked Sendable {
                 try fleet.publisherOptions.apply(to: socket)
                 try socket.connect(endpoint)
                 let probes = fleet.clients.map { Array(("location.raw." + $0.devices[0]).utf8) }
-                while probing.isSet {
+                while !probing.isRaised {
                     for topic in probes {
                         try socket.send(topic, more: true)
                         try socket.send(BenchFleet.probeBody)
@@ -221,10 +222,10 @@ final class FleetPublisher: @unchecked Sendable {
         thread.start()
     }
 
-    func go() { probing.clear() }
+    func go() { probing.raise() }
 
     func finish() {
-        probing.clear()
+        probing.raise()
         done.signal()
         finished.wait()
     }

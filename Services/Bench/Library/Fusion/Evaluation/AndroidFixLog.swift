@@ -1,4 +1,5 @@
 import Foundation
+import LocusFusion
 
 /// The `Fix,` lines of an Android GnssLogger file (`Fix,Provider,LatitudeDegrees,
 /// LongitudeDegrees,AltitudeMeters,SpeedMps,AccuracyMeters,BearingDegrees,UnixTimeMillis,…`):

@@ -1,5 +1,6 @@
 import Foundation
 import LocusGeo
+import LocusFusion
 
 /// Seeded error processes added to a clean track: white Gaussian noise, rare large outliers
 /// and a slowly wandering (Ornstein–Uhlenbeck) bias, the three ways real receivers go wrong.

@@ -153,7 +153,7 @@ struct GeofenceBusRun {
         var environment = ProcessInfo.processInfo.environment
         environment["LOCUS_PUB"] = endpoints.pub
         environment["LOCUS_SUB"] = endpoints.sub
-        let binaries = Supervisor.ownDirectory
+        let binaries = ServiceProgram.ownDirectory
         var children: [Process] = []
         defer {
             for child in children.reversed() where child.isRunning {

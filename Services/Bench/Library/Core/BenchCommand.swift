@@ -5,7 +5,7 @@ import LocusService
 
 /// `locus bench`: every benchmark prints its figures beside a peer measured in the same run;
 /// `locus bench all` gathers their rows into one table.
-enum BenchCommand {
+public enum BenchCommand {
     static let usage = """
     Usage: locus bench WHAT [options]
 
@@ -25,7 +25,7 @@ enum BenchCommand {
     Use a release build (`swift build -c release`) for meaningful figures.
     """
 
-    static func run(_ arguments: [String]) -> Int32 {
+    public static func run(_ arguments: [String]) -> Int32 {
         guard let what = arguments.first else {
             FileHandle.standardError.write(Data(usage.utf8))
             return ServiceProgram.exitUsage

@@ -2,6 +2,7 @@ import Foundation
 import LocusService
 import LocusGeo
 import LocusProtocol
+public import LocusFusion
 
 /// The real-drive comparison: the phone's own GPS and network fixes go through
 /// `FusionLogic`, and our fused errors are set beside those of Android's fused provider

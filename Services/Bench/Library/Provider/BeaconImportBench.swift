@@ -33,7 +33,7 @@ enum BeaconImportBench {
             let fd = open(csv, O_RDONLY | O_CLOEXEC)
             defer { close(fd) }
             report = try importer.run(into: database, now: started) { buffer throws(BeaconDatabaseError) in
-                try BeaconsCommand.readSome(fd, into: buffer, name: csv)
+                try CellImporter.readSome(fd, into: buffer, name: csv)
             }
         } catch {
             FileHandle.standardError.write(Data("locus bench network: import failed: \(error.message)\n".utf8))

@@ -1,3 +1,4 @@
+@testable import LocusBench
 import Foundation
 import LocusGeo
 import XCTest

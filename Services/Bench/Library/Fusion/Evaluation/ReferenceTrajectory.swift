@@ -1,5 +1,6 @@
 import Foundation
 public import LocusGeo
+import LocusFusion
 
 /// The NovAtel SPAN reference of the Google Smartphone Decimeter Challenge (1 Hz, GPS-epoch
 /// milliseconds), interpolated at any time inside it.

@@ -2,6 +2,7 @@ import Foundation
 import LocusService
 public import LocusGeo
 import LocusProtocol
+public import LocusFusion
 
 /// The KITTI evaluation of the issue: the clean drive plus seeded noise goes through
 /// `FusionLogic` as messages, and the fused stream is compared with the truth.

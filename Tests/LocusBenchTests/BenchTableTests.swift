@@ -1,5 +1,5 @@
 import XCTest
-@testable import LocusCLI
+@testable import LocusBench
 
 final class BenchTableTests: XCTestCase {
     func testRatioGoalIsJudgedAgainstThePeer() {

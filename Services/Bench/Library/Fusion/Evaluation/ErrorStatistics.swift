@@ -1,4 +1,5 @@
 import Foundation
+import LocusFusion
 
 /// Summary of horizontal errors (metres) and of how often the reported radius held the truth.
 public struct ErrorStatistics: Sendable, Equatable {

@@ -13,7 +13,7 @@ final class BenchStack {
     private(set) var children: [(name: String, process: Process)] = []
     private let environment: [String: String]
 
-    init(tag: String, binaries: String = Supervisor.ownDirectory) {
+    init(tag: String, binaries: String = ServiceProgram.ownDirectory) {
         directory = NSTemporaryDirectory() + "locus-bench-\(tag)-\(getpid())"
         try? FileManager.default.removeItem(atPath: directory)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

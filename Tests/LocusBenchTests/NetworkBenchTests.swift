@@ -1,5 +1,5 @@
 import XCTest
-@testable import LocusCLI
+@testable import LocusBench
 @testable import LocusProvider
 
 /// The simulated city behind `locus bench network`, on one scored seed and a shorter drive:

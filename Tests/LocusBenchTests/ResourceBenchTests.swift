@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import LocusCLI
+@testable import LocusBench
 
 final class ResourceBenchTests: XCTestCase {
     func testParsesRSSAndCPUTicksEvenWithParenthesesInTheName() throws {

@@ -1,3 +1,4 @@
+public import LocusGeo
 import Foundation
 
 /// The geofence service's inner loop measured alone: "which circles contain this point",

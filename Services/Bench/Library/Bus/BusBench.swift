@@ -2,6 +2,7 @@ import CZeroMQ
 import Foundation
 import LocusBroker
 import LocusBus
+import LocusProvider
 import LocusService
 import LocusProtocol
 
@@ -155,10 +156,10 @@ enum BusBench {
             try subscriber.subscribe("location.raw.bench")
             let go = DispatchSemaphore(value: 0)
             let done = DispatchSemaphore(value: 0)
-            let probing = ManagedFlag()
+            let probing = StopFlag()
             // Releases the publisher on every path, also when receiving failed half-way.
             defer {
-                probing.clear()
+                probing.raise()
                 go.signal()
                 done.signal()
             }
@@ -179,7 +180,7 @@ enum BusBench {
                     if frames.first == Array("location.raw.bench-probe".utf8) { live = true }
                 }
             }
-            probing.clear()
+            probing.raise()
             go.signal()
             if live {
                 var first = 0.0
@@ -212,7 +213,7 @@ enum BusBench {
     /// Sends `count` messages after `go`, and keeps the socket open until `done`: closing it
     /// earlier would drop what is still queued once the linger runs out (CURVE drains slowly).
     static func publish(context: ZMQContext, endpoint: String, curve: CurveClientOptions?, body: [UInt8], count: Int,
-                        probing: ManagedFlag, go: DispatchSemaphore, done: DispatchSemaphore) {
+                        probing: StopFlag, go: DispatchSemaphore, done: DispatchSemaphore) {
         do {
             let socket = try ZMQSocket(context: context, type: .pub)
             defer {
@@ -222,7 +223,7 @@ enum BusBench {
             try socket.setOption(ZMQ_SNDHWM, 0)
             try curve?.apply(to: socket)
             try socket.connect(endpoint)
-            while probing.isSet {
+            while !probing.isRaised {
                 try socket.send(topic: "location.raw.bench-probe", body: Array("{}".utf8))
                 usleep(5_000)
             }
@@ -350,10 +351,3 @@ enum LoopbackPort {
     }
 }
 
-/// A flag shared between two threads.
-final class ManagedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = true
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func clear() { lock.lock(); value = false; lock.unlock() }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import LocusFusion
 
 /// The KITTI reference drive (`truth/KittiGps_converted.txt`: `Time,X,Y,Z`, metres east,
 /// north, up in a local frame): a clean trajectory to which the evaluation adds known noise.

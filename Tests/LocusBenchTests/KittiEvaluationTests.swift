@@ -1,3 +1,4 @@
+@testable import LocusBench
 import LocusFusion
 import XCTest
 
