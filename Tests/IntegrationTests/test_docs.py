@@ -524,3 +524,14 @@ def test_every_option_in_every_help_is_documented():
             if (program, option) not in documented and ("*every service*", option) not in documented:
                 undocumented.append(f"{program} {option}")
     assert not undocumented, "not in docs/*.md or README.md: " + ", ".join(undocumented)
+
+
+def test_every_source_file_the_docs_cite_exists():
+    """Docs point newcomers at files; a moved or renamed file must take its mentions along."""
+    cited = re.compile(r"(?:Services|Shared|Tests|scripts|deploy|Fuzz)/[A-Za-z0-9_/+.-]*\.(?:swift|py|sh|json|conf|service|in)\b")
+    missing = []
+    for path in doc_files():
+        for match in sorted(set(cited.findall(path.read_text()))):
+            if not (REPO / match).exists():
+                missing.append(f"{path.name}: {match}")
+    assert not missing, "\n".join(missing)
