@@ -36,7 +36,7 @@ struct PlotScene {
         let convert = { (c: Coordinate) in MapDatum.wgs84.convert(c, to: datum) }
         switch message.body {
         case .location(let location):
-            let fused = parsed.topic.hasPrefix("location.fused.")
+            let fused = parsed.topic.hasPrefix(Topic.locationFusedPrefix)
             let key = (fused ? "" : "raw:") + location.device
             tracks[key, default: []].append(Fix(coordinate: convert(Coordinate(lat: location.lat, lon: location.lon)),
                                                 haccMeters: location.hacc, t: message.envelope.t, source: location.source))
