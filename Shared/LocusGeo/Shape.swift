@@ -19,12 +19,19 @@ public enum Shape: Sendable, Hashable {
         switch self {
         case .circle(let circle):
             return circle.signedDistance(p)
-        case .polygon(let polygon):
-            let distance = polygon.distanceToBoundaryMeters(p)
-            return polygon.contains(p) ? -distance : distance
-        case .multiPolygon(let multi):
-            let distance = multi.distanceToBoundaryMeters(p)
-            return multi.contains(p) ? -distance : distance
+        case .polygon(let polygon): return polygon.signedDistanceMeters(p, exactWithin: .infinity)
+        case .multiPolygon(let multi): return multi.signedDistanceMeters(p, exactWithin: .infinity)
+        }
+    }
+
+    /// `signedDistanceMeters` where only values below `need` in size must be exact: a
+    /// polygon answers from its grid far from the boundary with a value of the right sign
+    /// at least `need` in size (see `PolygonIndex`); a circle is always exact.
+    public func signedDistanceMeters(_ p: Coordinate, exactWithin need: Double) -> Double {
+        switch self {
+        case .circle(let circle): circle.signedDistance(p)
+        case .polygon(let polygon): polygon.signedDistanceMeters(p, exactWithin: need)
+        case .multiPolygon(let multi): multi.signedDistanceMeters(p, exactWithin: need)
         }
     }
 
