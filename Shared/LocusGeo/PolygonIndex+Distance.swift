@@ -40,7 +40,7 @@ extension PolygonIndex {
         if location == .boundary { return 0 }
         let sign: Double = location == .interior ? -1 : 1
         let (column, row) = cell(x: p.lon, y: p.lat)
-        let known = Double(clearance[row * columns + column])
+        let known = clearance.isEmpty ? 0 : Double(clearance[row * columns + column])
         let outsideBox = DistanceBounds.meters(from: p, lowX: minX, highX: maxX, lowY: minY, highY: maxY)
         let bound = max(known, outsideBox)
         if bound >= need { return sign * max(bound, .leastNormalMagnitude) }
@@ -52,6 +52,7 @@ extension PolygonIndex {
     /// around the point's cell until no nearer edge can remain.
     public func distanceToBoundaryMeters(_ p: Coordinate, exactWithin need: Double = .infinity) -> Double {
         let plane = LocalTangentPlane(origin: p)
+        if cellStart.isEmpty { return bruteForceDistance(p, plane: plane, need: need) }
         let (column, row) = cell(x: p.lon, y: p.lat)
         var best = Double.infinity
         var skipped = Double.infinity  // the nearest any pruned edge or cell can be
@@ -122,7 +123,8 @@ extension PolygonIndex {
         best = min(best, PlanarGeometry.distanceFromOrigin(toSegmentFrom: a, to: b))
     }
 
-    /// Every edge, for a point the grid's rings cannot bound (near ±180° of a shape on both sides).
+    /// Every edge: for a small polygon, or a point the grid's rings cannot bound (near ±180°
+    /// of a shape on both sides).
     private func bruteForceDistance(_ p: Coordinate, plane: LocalTangentPlane, need: Double) -> Double {
         var best = Double.infinity, skipped = Double.infinity
         for e in edges where !(e.x1 == e.x2 && abs(e.x1) == 180) {

@@ -30,25 +30,29 @@ struct PolygonEdge: Sendable {
 /// caller that only needs to know whether a point is more than a margin inside or outside
 /// (the geofence's hysteresis) gets a distance only near the boundary
 /// (`signedDistanceMeters(_:exactWithin:)`).
-public final class PolygonIndex: Sendable {
+public final class PolygonIndex: @unchecked Sendable {
     let minX: Double, minY: Double, maxX: Double, maxY: Double
     let columns: Int, rows: Int
     let cellWidth: Double, cellHeight: Double
     let inverseCellWidth: Double, inverseCellHeight: Double
-    /// Per cell (row-major): `Kind` raw values.
-    let kinds: [UInt8]
+    /// Per cell (row-major): `Kind` raw values; owned, immutable after init, at a fixed
+    /// address so a `PolygonProbe` can read it without touching this object.
+    let kinds: UnsafeMutablePointer<UInt8>
+    public let cellCount: Int
     /// Per cell: metres that every point of the cell is at least from the boundary (0 for
-    /// cells an edge touches).
+    /// cells an edge touches); empty for a small polygon, whose distance searches all edges.
     let clearance: [Float]
     /// Per cell: its edges (numbers into `edges`) at `cellEdges[cellStart[c]..<cellStart[c+1]]`,
-    /// for distances; edges on ±180° (a seam where a shape was split) are left out.
+    /// for distances; edges on ±180° (a seam where a shape was split) are left out. Empty
+    /// for a small polygon.
     let cellStart: [Int32]
     let cellEdges: [Int32]
     /// Per row: the edges spanning its latitudes at `rowStart[r]..<rowStart[r+1]` of
     /// `rightward` (by largest longitude, descending) and `leftward` (by smallest, ascending).
-    let rowStart: [Int32]
-    let rightward: [PolygonEdge]
-    let leftward: [PolygonEdge]
+    /// Owned and immutable like `kinds`: a scan reads them without reference counting.
+    let rowStart: UnsafeMutablePointer<Int32>
+    let rightward: UnsafeMutablePointer<PolygonEdge>
+    let leftward: UnsafeMutablePointer<PolygonEdge>
     /// Every edge once.
     let edges: [PolygonEdge]
     /// The box reaches ±180° on both sides, so a distance may be shorter across the antimeridian.
@@ -76,19 +80,34 @@ public final class PolygonIndex: Sendable {
         cellHeight = built.cellHeight
         inverseCellWidth = 1 / built.cellWidth
         inverseCellHeight = 1 / built.cellHeight
-        kinds = built.kinds
+        cellCount = built.kinds.count
+        kinds = UnsafeMutablePointer<UInt8>.allocate(capacity: built.kinds.count)
+        kinds.initialize(from: built.kinds, count: built.kinds.count)
         clearance = built.clearance
         cellStart = built.cellStart
         cellEdges = built.cellEdges
-        rowStart = built.rowStart
-        rightward = built.rightward
-        leftward = built.leftward
+        rowStart = Self.copy(built.rowStart)
+        rightward = Self.copy(built.rightward)
+        leftward = Self.copy(built.leftward)
         edges = built.edges
         wrapsAntimeridian = built.minX <= -179 && built.maxX >= 179
     }
 
-    /// Cells in the grid.
-    public var cellCount: Int { kinds.count }
+    deinit {
+        kinds.deallocate()
+        rowStart.deallocate()
+        rightward.deallocate()
+        leftward.deallocate()
+    }
+
+    private static func copy<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
+        let storage = UnsafeMutablePointer<T>.allocate(capacity: max(values.count, 1))
+        storage.initialize(from: values, count: values.count)
+        return storage
+    }
+
+    /// The few fields containment reads first, as a value for a dense per-region array.
+    public var probe: PolygonProbe { PolygonProbe(self) }
 
     /// True when `p` is in the interior (not on the boundary), as shapely's `contains_xy`.
     @inline(__always)
@@ -99,7 +118,12 @@ public final class PolygonIndex: Sendable {
         let x = p.lon, y = p.lat
         guard x >= minX, x <= maxX, y >= minY, y <= maxY else { return .exterior }
         let (column, row) = cell(x: x, y: y)
-        switch kinds[row &* columns &+ column] {
+        return answer(kind: kinds[row &* columns &+ column], row: row, x: x, y: y)
+    }
+
+    @inline(__always)
+    func answer(kind: UInt8, row: Int, x: Double, y: Double) -> PointLocation {
+        switch kind {
         case Kind.outside.rawValue: return .exterior
         case Kind.inside.rawValue: return .interior
         case Kind.scanRight.rawValue: return scanRight(row: row, x: x, y: y)
@@ -118,38 +142,32 @@ public final class PolygonIndex: Sendable {
     /// Counts crossings of the ray from (x, y) towards +∞ longitude over the row's edges.
     private func scanRight(row: Int, x: Double, y: Double) -> PointLocation {
         var crossings = 0
-        let range = Int(rowStart[row])..<Int(rowStart[row + 1])
-        return rightward.withUnsafeBufferPointer { edges in
-            for index in range {
-                let e = edges[index]
-                if e.x1 < x && e.x2 < x { break }  // sorted by largest longitude: the rest lie left too
-                switch Self.examine(e, x: x, y: y) {
-                case .boundary: return .boundary
-                case .crossing(let side): if side > 0 { crossings += 1 }
-                case .none: continue
-                }
+        for index in Int(rowStart[row])..<Int(rowStart[row + 1]) {
+            let e = rightward[index]
+            if e.x1 < x && e.x2 < x { break }  // sorted by largest longitude: the rest lie left too
+            switch Self.examine(e, x: x, y: y) {
+            case .boundary: return .boundary
+            case .crossing(let side): if side > 0 { crossings += 1 }
+            case .none: continue
             }
-            return crossings & 1 == 1 ? .interior : .exterior
         }
+        return crossings & 1 == 1 ? .interior : .exterior
     }
 
     /// Counts crossings of the ray from (x, y) towards −∞ longitude: the same parity for
     /// a point off the boundary (every ring crosses a parallel an even number of times).
     private func scanLeft(row: Int, x: Double, y: Double) -> PointLocation {
         var crossings = 0
-        let range = Int(rowStart[row])..<Int(rowStart[row + 1])
-        return leftward.withUnsafeBufferPointer { edges in
-            for index in range {
-                let e = edges[index]
-                if e.x1 > x && e.x2 > x { break }  // sorted by smallest longitude: the rest lie right too
-                switch Self.examine(e, x: x, y: y) {
-                case .boundary: return .boundary
-                case .crossing(let side): if side < 0 { crossings += 1 }
-                case .none: continue
-                }
+        for index in Int(rowStart[row])..<Int(rowStart[row + 1]) {
+            let e = leftward[index]
+            if e.x1 > x && e.x2 > x { break }  // sorted by smallest longitude: the rest lie right too
+            switch Self.examine(e, x: x, y: y) {
+            case .boundary: return .boundary
+            case .crossing(let side): if side < 0 { crossings += 1 }
+            case .none: continue
             }
-            return crossings & 1 == 1 ? .interior : .exterior
         }
+        return crossings & 1 == 1 ? .interior : .exterior
     }
 
     enum Examined {
@@ -172,5 +190,53 @@ public final class PolygonIndex: Sendable {
         if side == 0 { return .boundary }
         if e.y2 < e.y1 { side = -side }
         return .crossing(side)
+    }
+}
+
+/// A polygon's grid header by value: box, cell scale and the address of its cell kinds,
+/// with an unmanaged reference to the rest. Kept in a dense array (one per region), a
+/// point in an empty cell is answered from this record and one byte of the kinds, with
+/// no reference counting; only a touched cell reaches the index object. Valid while the
+/// `PolygonIndex` it came from is alive (its owner keeps it).
+public struct PolygonProbe: @unchecked Sendable {
+    let minX: Double, minY: Double, maxX: Double, maxY: Double
+    let inverseCellWidth: Double, inverseCellHeight: Double
+    let columns: Int32, rows: Int32
+    let kinds: UnsafePointer<UInt8>
+    let index: Unmanaged<PolygonIndex>
+
+    init(_ index: PolygonIndex) {
+        minX = index.minX
+        minY = index.minY
+        maxX = index.maxX
+        maxY = index.maxY
+        inverseCellWidth = index.inverseCellWidth
+        inverseCellHeight = index.inverseCellHeight
+        columns = Int32(index.columns)
+        rows = Int32(index.rows)
+        kinds = UnsafePointer(index.kinds)
+        self.index = Unmanaged.passUnretained(index)
+    }
+
+    /// `PolygonIndex.locate`.
+    @inline(__always)
+    public func locate(_ p: Coordinate) -> PointLocation {
+        let x = p.lon, y = p.lat
+        guard x >= minX, x <= maxX, y >= minY, y <= maxY else { return .exterior }
+        let column = min(max(Int((x - minX) * inverseCellWidth), 0), Int(columns) - 1)
+        let row = min(max(Int((y - minY) * inverseCellHeight), 0), Int(rows) - 1)
+        let kind = kinds[row &* Int(columns) &+ column]
+        if kind == PolygonIndex.Kind.outside.rawValue { return .exterior }
+        if kind == PolygonIndex.Kind.inside.rawValue { return .interior }
+        return index._withUnsafeGuaranteedRef { $0.answer(kind: kind, row: row, x: x, y: y) }
+    }
+
+    /// True in the interior (off the boundary).
+    @inline(__always)
+    public func contains(_ p: Coordinate) -> Bool { locate(p) == .interior }
+
+    /// `PolygonIndex.signedDistanceMeters(_:exactWithin:)`.
+    public func signedDistanceMeters(_ p: Coordinate, exactWithin need: Double) -> Double {
+        index._withUnsafeGuaranteedRef { $0.signedDistanceMeters(p, exactWithin: need) }
     }
 }

@@ -17,7 +17,13 @@ struct PolygonIndexBuilder {
     var edges: [PolygonEdge] = []
 
     /// Cells per edge: enough that most cells are empty and a touched one holds a few edges.
-    static let cellsPerEdge = 2
+    static let cellsPerEdge = 4
+    /// Small polygons get a finer grid than their edges alone would ask for: a few hundred
+    /// bytes buys most of their box answering without an edge.
+    static let minimumCells = 1_024
+    /// Up to this many edges a distance looks at every edge, and no per-cell edge lists
+    /// or clearances are kept.
+    static let smallEdges = 64
     static let maximumCells = 1 << 22
 
     init(rings: [[Coordinate]]) {
@@ -50,7 +56,7 @@ struct PolygonIndexBuilder {
     /// Near-square cells (in ground distance at the box's middle latitude), about
     /// `cellsPerEdge` per edge.
     private mutating func chooseGrid() {
-        let target = min(max(edges.count * Self.cellsPerEdge, 16), Self.maximumCells)
+        let target = min(max(edges.count * Self.cellsPerEdge, Self.minimumCells), Self.maximumCells)
         let middle = cos((minY + maxY) / 2 * Double.pi / 180)
         let width = max((maxX - minX) * max(middle, 0.01), 1e-300)
         let height = maxY - minY
@@ -89,14 +95,14 @@ struct PolygonIndexBuilder {
                 for column in firstColumn...lastColumn {
                     let cell = row * columns + column
                     touched[cell] = true
-                    if !seams[number] { pairs.append((Int32(cell), Int32(number))) }
+                    if !seams[number] && edges.count > Self.smallEdges { pairs.append((Int32(cell), Int32(number))) }
                 }
             }
         }
         // Cells' edge lists by counting sort.
-        cellStart = [Int32](repeating: 0, count: columns * rows + 1)
+        cellStart = [Int32](repeating: 0, count: edges.count > Self.smallEdges ? columns * rows + 1 : 0)
         for pair in pairs { cellStart[Int(pair.cell) + 1] += 1 }
-        for cell in 0..<(columns * rows) { cellStart[cell + 1] += cellStart[cell] }
+        for cell in 0..<max(cellStart.count - 1, 0) { cellStart[cell + 1] += cellStart[cell] }
         var next = cellStart
         cellEdges = [Int32](repeating: 0, count: pairs.count)
         for pair in pairs {
@@ -167,6 +173,7 @@ struct PolygonIndexBuilder {
     /// breadth-first pass), turned into metres no point of the cell can be nearer the
     /// boundary than.
     private mutating func computeClearance() {
+        guard edges.count > Self.smallEdges else { return }
         let count = columns * rows
         var steps = [Int32](repeating: -1, count: count)
         var queue: [Int] = []

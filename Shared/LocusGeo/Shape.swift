@@ -46,6 +46,16 @@ public enum Shape: Sendable, Hashable {
         }
     }
 
+    /// The grid answering a polygon's containment and distance (nil for a circle): hot
+    /// loops hold it by unmanaged reference while the shape keeps it alive.
+    public var polygonIndex: PolygonIndex? {
+        switch self {
+        case .circle: nil
+        case .polygon(let polygon): polygon.index
+        case .multiPolygon(let multi): multi.index
+        }
+    }
+
     /// A box holding the whole region, for the spatial index.
     public var boundingBox: BoundingBox {
         switch self {

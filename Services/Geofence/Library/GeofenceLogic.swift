@@ -266,7 +266,16 @@ public struct GeofenceLogic: ServiceLogic {
                 track.lastFixTime = previous.t
             }
             let before = (state: track.state, dwell: track.dwell)
-            let distance = signedDistance(region, slot: slot, point, marginMeters: margin)
+            var distance = signedDistance(region, slot: slot, point, marginMeters: margin)
+            if region.circle == nil, let last = track.lastSignedDistanceMeters, (last < 0) != (distance < 0) {
+                // A polygon answers far from its boundary with a bound; a crossing is
+                // interpolated from the two fixes' true distances.
+                distance = signedDistance(region, slot: slot, point, marginMeters: .infinity)
+                if let previous = tracker.lastFix, previous.t == track.lastFixTime {
+                    track.lastSignedDistanceMeters = signedDistance(region, slot: slot, Coordinate(lat: previous.lat, lon: previous.lon),
+                                                                     marginMeters: .infinity)
+                }
+            }
             evaluate(&track, region: region, slot: slot, device: device, distance: distance, fix: fix, recovering: tracker.recovering,
                      into: &out)
             quiet.observe(track, region: region, distance: distance, debounceSeconds: configuration.debounceSeconds)
@@ -299,7 +308,7 @@ public struct GeofenceLogic: ServiceLogic {
         tracker.quiet = configuration.quietZones ? quiet.zone(anchor: point, farMeters: farMeters, revision: store.revision) : nil
     }
 
-    /// The signed distance, exact wherever it matters: the estimate decides unless it lies
+    /// The signed distance, exact wherever it matters: for a circle the estimate decides unless it lies
     /// within its error of a threshold the decisions compare it with (the boundary, where
     /// the sign sets the crossing, and ± the fix's margin); only then is the exact geodesic
     /// computed. Elsewhere the value differs from the exact one by micrometres, which
@@ -309,9 +318,10 @@ public struct GeofenceLogic: ServiceLogic {
             let (estimate, error) = circle.signedDistanceEstimate(point)
             return Self.needsExact(estimate, error: error, margin: margin) ? circle.signedDistance(point) : estimate
         }
+        // A polygon's distance is searched only when it may be within the margin: deeper
+        // inside or farther out, its grid answers with a bound that decides the same way.
         guard let shape = store.filed(inSlot: slot)?.monitored.shape else { return .infinity }
-        let (estimate, error) = shape.signedDistanceEstimate(point)
-        return Self.needsExact(estimate, error: error, margin: margin) ? shape.signedDistanceMeters(point) : estimate
+        return shape.signedDistanceMeters(point, exactWithin: margin)
     }
 
     @inline(__always)
