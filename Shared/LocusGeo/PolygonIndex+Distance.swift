@@ -36,7 +36,11 @@ extension PolygonIndex {
     /// sign whose size lies between `need` and the true distance. Deep inside or far
     /// outside that is a table lookup, where the full distance would search the edges.
     public func signedDistanceMeters(_ p: Coordinate, exactWithin need: Double) -> Double {
-        let location = locate(p)
+        signedDistanceMeters(p, located: locate(p), exactWithin: need)
+    }
+
+    /// `signedDistanceMeters(_:exactWithin:)` for a point already located.
+    func signedDistanceMeters(_ p: Coordinate, located location: PointLocation, exactWithin need: Double) -> Double {
         if location == .boundary { return 0 }
         let sign: Double = location == .interior ? -1 : 1
         let (column, row) = cell(x: p.lon, y: p.lat)

@@ -237,6 +237,7 @@ public struct PolygonProbe: @unchecked Sendable {
 
     /// `PolygonIndex.signedDistanceMeters(_:exactWithin:)`.
     public func signedDistanceMeters(_ p: Coordinate, exactWithin need: Double) -> Double {
-        index._withUnsafeGuaranteedRef { $0.signedDistanceMeters(p, exactWithin: need) }
+        let location = locate(p)
+        return index._withUnsafeGuaranteedRef { $0.signedDistanceMeters(p, located: location, exactWithin: need) }
     }
 }

@@ -320,6 +320,7 @@ public struct GeofenceLogic: ServiceLogic {
         }
         // A polygon's distance is searched only when it may be within the margin: deeper
         // inside or farther out, its grid answers with a bound that decides the same way.
+        if let probe = store.probe(inSlot: slot) { return probe.signedDistanceMeters(point, exactWithin: margin) }
         guard let shape = store.filed(inSlot: slot)?.monitored.shape else { return .infinity }
         return shape.signedDistanceMeters(point, exactWithin: margin)
     }

@@ -16,6 +16,9 @@ public struct RegionStore: Sendable {
     private var slots: [FiledRegion?] = []
     /// The per-fix fields of each slot's region, beside `slots` (see `RegionEssentials`).
     private var essentials: [RegionEssentials] = []
+    /// A polygon's grid header by slot (nil for circles and empty slots): the per-fix
+    /// path tests polygons through it without touching the filed region.
+    private var probes: [PolygonProbe?] = []
     private var slotByKey: [RegionKey: Int] = [:]
     private var freeSlots: [Int] = []
     private var countByOwner: [String: Int] = [:]
@@ -60,6 +63,10 @@ public struct RegionStore: Sendable {
         slot < essentials.count ? essentials[slot] : .vacant
     }
 
+    /// The grid header of the polygon in `slot`, valid while the slot's region is filed.
+    @inline(__always)
+    public func probe(inSlot slot: Int) -> PolygonProbe? { slot < probes.count ? probes[slot] : nil }
+
     public func regions(of owner: String) -> [MonitoredRegion] {
         guard countByOwner[owner] != nil else { return [] }
         var found: [MonitoredRegion] = []
@@ -98,12 +105,14 @@ public struct RegionStore: Sendable {
             if monitored.slot == slots.count {
                 slots.append(nil)
                 essentials.append(.vacant)
+                probes.append(nil)
             }
             slotByKey[monitored.key] = monitored.slot
             countByOwner[monitored.key.owner, default: 0] += 1
         }
         slots[monitored.slot] = FiledRegion(monitored)
         essentials[monitored.slot] = RegionEssentials(monitored)
+        probes[monitored.slot] = monitored.shape.polygonIndex?.probe
         nextGeneration = max(nextGeneration, monitored.generation + 1)
         let box = monitored.shape.boundingBox
         index.insert(monitored.slot, box: box.expanded(byMeters: configuration.indexMarginMeters))
@@ -117,6 +126,7 @@ public struct RegionStore: Sendable {
         revision += 1
         slots[slot] = nil
         essentials[slot] = .vacant
+        probes[slot] = nil
         freeSlots.append(slot)
         countByOwner[key.owner, default: 1] -= 1
         if countByOwner[key.owner] == 0 { countByOwner[key.owner] = nil }
