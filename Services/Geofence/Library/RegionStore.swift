@@ -24,6 +24,10 @@ public struct RegionStore: Sendable {
     private var countByOwner: [String: Int] = [:]
     private var index = SpatialIndex<Int>()
     private var wideIndex = SpatialIndex<Int>()
+    /// Slots of regions with an `expires` time, and the earliest of those times (so a tick
+    /// with nothing due costs one comparison).
+    private var expiringSlots = Set<Int>()
+    public private(set) var nextExpiry = Double.infinity
     /// The generation the next add receives.
     public private(set) var nextGeneration = 1
     /// Moves on every add, replacement and removal: a device's `QuietZone` holds only
@@ -113,6 +117,12 @@ public struct RegionStore: Sendable {
         slots[monitored.slot] = FiledRegion(monitored)
         essentials[monitored.slot] = RegionEssentials(monitored)
         probes[monitored.slot] = monitored.shape.polygonIndex?.probe
+        if let expires = monitored.region.expires {
+            expiringSlots.insert(monitored.slot)
+            nextExpiry = min(nextExpiry, expires)
+        } else if expiringSlots.remove(monitored.slot) != nil {
+            refreshNextExpiry()
+        }
         nextGeneration = max(nextGeneration, monitored.generation + 1)
         let box = monitored.shape.boundingBox
         index.insert(monitored.slot, box: box.expanded(byMeters: configuration.indexMarginMeters))
@@ -127,12 +137,23 @@ public struct RegionStore: Sendable {
         slots[slot] = nil
         essentials[slot] = .vacant
         probes[slot] = nil
+        if expiringSlots.remove(slot) != nil { refreshNextExpiry() }
         freeSlots.append(slot)
         countByOwner[key.owner, default: 1] -= 1
         if countByOwner[key.owner] == 0 { countByOwner[key.owner] = nil }
         index.remove(slot)
         wideIndex.remove(slot)
         return removed
+    }
+
+    /// Regions whose `expires` time is at or before `now`, in key order.
+    public func expired(by now: Double) -> [MonitoredRegion] {
+        guard nextExpiry <= now else { return [] }
+        return expiringSlots.compactMap { slots[$0]?.monitored }.filter { ($0.region.expires ?? .infinity) <= now }.sorted { $0.key < $1.key }
+    }
+
+    private mutating func refreshNextExpiry() {
+        nextExpiry = expiringSlots.compactMap { slots[$0]?.monitored.region.expires }.min() ?? .infinity
     }
 
     /// Appends the keys of every region that may lie within `marginMeters` of `p`; every

@@ -143,7 +143,7 @@ enum BodyDecoder {
             id: try fields.string("id"), shape: try shape(try fields.object("shape")),
             notifyOnEntry: try fields.optionalBool("notifyOnEntry") ?? true,
             notifyOnExit: try fields.optionalBool("notifyOnExit") ?? true,
-            dwell: try fields.optionalDouble("dwell"), devices: devices)
+            dwell: try fields.optionalDouble("dwell"), devices: devices, expires: try fields.optionalDouble("expires"))
     }
 
     private static func shape(_ fields: FieldReader) throws(ProtocolError) -> RegionShape {

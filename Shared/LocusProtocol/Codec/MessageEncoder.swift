@@ -151,6 +151,7 @@ enum MessageEncoder {
             for device in devices { writer.value(device) }
             writer.endArray()
         }
+        writer.field("expires", region.expires)
         writer.endObject()
     }
 

@@ -32,10 +32,13 @@ public struct Region: Sendable, Equatable {
     public var dwell: Double?
     /// The devices to watch; nil means all.
     public var devices: [String]?
+    /// When monitoring ends (seconds since the Unix epoch): devices inside get an `exit`
+    /// with cause `expired`, then the region is removed. Nil: never.
+    public var expires: Double?
 
     public init(
         id: String, shape: RegionShape, notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
-        dwell: Double? = nil, devices: [String]? = nil
+        dwell: Double? = nil, devices: [String]? = nil, expires: Double? = nil
     ) {
         self.id = id
         self.shape = shape
@@ -43,5 +46,6 @@ public struct Region: Sendable, Equatable {
         self.notifyOnExit = notifyOnExit
         self.dwell = dwell
         self.devices = devices
+        self.expires = expires
     }
 }

@@ -37,6 +37,8 @@ public enum RegionEventCause: String, Sendable, Equatable, CaseIterable {
     /// Found in fixes that arrived after newer ones (a device uploading what it buffered):
     /// a crossing in the past, reported when its fixes came in.
     case late
+    /// The region's `expires` time came: the exit of a device still inside.
+    case expired
 }
 
 /// A region transition or state report. Type "region.event" on `region.event.<owner>`.

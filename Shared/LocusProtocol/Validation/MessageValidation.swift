@@ -123,6 +123,7 @@ extension Region {
         try check.nonEmpty(id, path + "id")
         try shape.validate(check, path: path + "shape.")
         if let dwell { try check.nonNegative(dwell, path + "dwell") }
+        if let expires { try check.finite(expires, path + "expires") }
         if let devices {
             for (index, device) in devices.enumerated() { try check.identifier(device, path + "devices[\(index)]") }
         }

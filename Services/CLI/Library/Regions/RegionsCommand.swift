@@ -15,7 +15,7 @@ enum RegionsCommand {
         locus regions add --owner O --id ID (--circle LON,LAT,RADIUS | --geometry JSON) [--dwell S] [--devices A,B]
                locus regions remove --owner O ID...
                locus regions list --owner O
-               locus regions import FILE.geojson --owner O
+               locus regions import FILE.geojson --owner O [--repair]
                locus regions export --owner O
         """,
         options: [
@@ -27,6 +27,7 @@ enum RegionsCommand {
             OptionSpec("--devices", value: "A,B", help: "watch only these devices (add)"),
             OptionSpec("--no-entry", help: "no enter events (add)"),
             OptionSpec("--no-exit", help: "no exit events (add)"),
+            OptionSpec("--repair", help: "fix repeated positions, spikes, unclosed rings and rings crossing ±180° (split) before sending, and say what changed (import)"),
             OptionSpec("--pub", value: "ENDPOINT", help: "bus endpoint to publish to", environment: "LOCUS_PUB"),
             OptionSpec("--sub", value: "ENDPOINT", help: "bus endpoint to subscribe to", environment: "LOCUS_SUB"),
             OptionSpec("--curve-key", value: "FILE", help: "the owner's CURVE keypair file for a tcp bus", environment: "LOCUS_CURVE_KEY"),
@@ -65,7 +66,13 @@ enum RegionsCommand {
                 guard let data = FileManager.default.contents(atPath: arguments[0]) else {
                     ServiceProgram.usageFailure("locus regions", "cannot read '\(arguments[0])'")
                 }
-                commands = try RegionGeoJSON.regions(from: data).map { .regionAdd(RegionAdd(owner: owner, region: $0)) }
+                var regions = try RegionGeoJSON.regions(from: data)
+                if options.flag("--repair") {
+                    let repaired = RegionRepair.apply(regions)
+                    regions = repaired.regions
+                    for line in repaired.report { print(line) }
+                }
+                commands = regions.map { .regionAdd(RegionAdd(owner: owner, region: $0)) }
             default: ServiceProgram.usageFailure("locus regions", "unknown action '\(action)'")
             }
         } catch {
