@@ -159,7 +159,7 @@ public struct GeofenceLogic: ServiceLogic {
             return
         }
         do {
-            let added = try store.add(command.region, owner: owner)
+            let added = try store.add(command.region, owner: owner, at: t)
             if added.changed {
                 pending.upsertRegion(PersistedRegion(owner: owner, region: command.region, generation: added.monitored.generation))
             }
@@ -297,10 +297,23 @@ public struct GeofenceLogic: ServiceLogic {
         for (position, slot) in scratch.enumerated() {
             // The slot's essentials decide most candidates; the filed region is read only
             // for a device list, a polygon, an event or a row (see `RegionEssentials`).
-            let region = gathered[position]
+            var region = gathered[position]
             guard region.isOccupied, region.watchesEveryDevice || store.filed(inSlot: slot)?.monitored.watches(device) == true else {
                 tracker.tracks[slot] = nil
                 continue
+            }
+            if region.scheduled {
+                // Outside its hours a region is not evaluated (its tracks wait); a new
+                // window gives it a new generation, so states start over and are reported.
+                switch store.scheduleStep(slot: slot, t: fix.t) {
+                case .inactive:
+                    quiet.exclude()
+                    continue
+                case .active: break
+                case .activated(let monitored):
+                    pending.upsertRegion(PersistedRegion(owner: monitored.key.owner, region: monitored.region, generation: monitored.generation))
+                    region = store.essentials(inSlot: slot)
+                }
             }
             let generation = region.generation
             let stored = tracker.tracks.position(of: slot)
@@ -324,7 +337,7 @@ public struct GeofenceLogic: ServiceLogic {
                 }
             }
             evaluate(&track, region: region, slot: slot, device: device, distance: distance, fix: fix, recovering: tracker.recovering,
-                     into: &out)
+                     announce: region.scheduled && store.announces(slot: slot, generation: region.generation), into: &out)
             quiet.observe(track, region: region, distance: distance, debounceSeconds: configuration.debounceSeconds)
             // Only changes of committed state or dwell are written. A first decision of
             // "outside" needs no row either: after a restart a region without a row is
@@ -379,8 +392,10 @@ public struct GeofenceLogic: ServiceLogic {
         return size <= error || abs(size - margin) <= error
     }
 
+    /// `announce`: the first decision is reported as a `state` event (a scheduled region's
+    /// hours began again) instead of silently.
     private mutating func evaluate(_ track: inout RegionTrack, region: RegionEssentials, slot: Int, device: String, distance: Double,
-                                   fix: FixRef, recovering: Bool, into out: inout [Outbound]) {
+                                   fix: FixRef, recovering: Bool, announce: Bool = false, into out: inout [Outbound]) {
         let verdict = hysteresis.verdict(signedDistanceMeters: distance, hacc: fix.hacc)
         if let lastTime = track.lastFixTime, let lastDistance = track.lastSignedDistanceMeters,
            let crossing = CrossingInterpolation.time(from: lastTime, signedDistance: lastDistance, to: fix.t, signedDistance: distance) {
@@ -396,9 +411,12 @@ public struct GeofenceLogic: ServiceLogic {
             // registered while the device is already inside.
             guard let vote else { return }
             track.state = vote ? .inside : .outside
-            track.entryCause = .initial
+            track.entryCause = announce ? .activated : .initial
             if vote { track.dwell.start(at: fix.t) }
             track.debounce.reset()
+            if announce {
+                emit(slot: slot, device: device, kind: .state, state: track.state, cause: .activated, fix: fix, crossingTime: nil, into: &out)
+            }
         case .inside, .outside:
             let committed = track.state == .inside
             let changed: Bool?

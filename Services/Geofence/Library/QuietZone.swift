@@ -54,10 +54,16 @@ struct QuietZoneBuilder {
     private var marginedReach = Double.infinity
     private var until = Double.infinity
 
+    /// A region whose hours may begin or end: its next fixes must be looked at.
+    mutating func exclude() { eligible = false }
+
     /// One region after its decision: `distance` is the fix's signed distance to it.
     @inline(__always)
     mutating func observe(_ track: RegionTrack, region: RegionEssentials, distance: Double, debounceSeconds: Double) {
-        guard eligible else { return }
+        guard eligible, !region.scheduled else {
+            eligible = false
+            return
+        }
         // A polygon's distance is a lower bound of its size where it is not exact, which
         // only shrinks the zone.
         guard track.state != .unknown else {

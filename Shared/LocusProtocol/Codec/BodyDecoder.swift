@@ -143,7 +143,20 @@ enum BodyDecoder {
             id: try fields.string("id"), shape: try shape(try fields.object("shape")),
             notifyOnEntry: try fields.optionalBool("notifyOnEntry") ?? true,
             notifyOnExit: try fields.optionalBool("notifyOnExit") ?? true,
-            dwell: try fields.optionalDouble("dwell"), devices: devices, expires: try fields.optionalDouble("expires"))
+            dwell: try fields.optionalDouble("dwell"), devices: devices, expires: try fields.optionalDouble("expires"),
+            activeHours: try activeHours(try fields.optionalObject("activeHours")))
+    }
+
+    private static func activeHours(_ fields: FieldReader?) throws(ProtocolError) -> ActiveHours? {
+        guard let fields else { return nil }
+        var windows: [ActiveWindow] = []
+        for (index, element) in try fields.array("windows").enumerated() {
+            let window = try fields.asObject(element, "windows[\(index)]")
+            var days: [String] = []
+            for (number, day) in try window.array("days").enumerated() { days.append(try window.asString(day, "days[\(number)]")) }
+            windows.append(ActiveWindow(days: days, start: try window.string("start"), end: try window.string("end")))
+        }
+        return ActiveHours(timeZone: try fields.string("timeZone"), windows: windows)
     }
 
     private static func shape(_ fields: FieldReader) throws(ProtocolError) -> RegionShape {

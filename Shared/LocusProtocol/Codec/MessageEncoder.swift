@@ -152,6 +152,25 @@ enum MessageEncoder {
             writer.endArray()
         }
         writer.field("expires", region.expires)
+        if let hours = region.activeHours {
+            writer.key("activeHours")
+            writer.beginObject()
+            writer.field("timeZone", hours.timeZone)
+            writer.key("windows")
+            writer.beginArray()
+            for window in hours.windows {
+                writer.beginObject()
+                writer.key("days")
+                writer.beginArray()
+                for day in window.days { writer.value(day) }
+                writer.endArray()
+                writer.field("start", window.start)
+                writer.field("end", window.end)
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+        }
         writer.endObject()
     }
 

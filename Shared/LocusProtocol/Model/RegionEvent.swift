@@ -39,6 +39,8 @@ public enum RegionEventCause: String, Sendable, Equatable, CaseIterable {
     case late
     /// The region's `expires` time came: the exit of a device still inside.
     case expired
+    /// The region's `activeHours` began again: the device's state then (a `state` event).
+    case activated
 }
 
 /// A region transition or state report. Type "region.event" on `region.event.<owner>`.

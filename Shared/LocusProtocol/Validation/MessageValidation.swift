@@ -124,6 +124,18 @@ extension Region {
         try shape.validate(check, path: path + "shape.")
         if let dwell { try check.nonNegative(dwell, path + "dwell") }
         if let expires { try check.finite(expires, path + "expires") }
+        if let activeHours {
+            try check.nonEmpty(activeHours.timeZone, path + "activeHours.timeZone")
+            for (index, window) in activeHours.windows.enumerated() {
+                let at = path + "activeHours.windows[\(index)]."
+                for (number, day) in window.days.enumerated() where !ActiveWindow.dayNames.contains(day) {
+                    throw check.failure(.invalidValue, at + "days[\(number)]", "\(check.quoted(day)) is not a day (mon, tue, wed, thu, fri, sat, sun)")
+                }
+                for (name, time) in [("start", window.start), ("end", window.end)] where ActiveWindow.minutes(time) == nil {
+                    throw check.failure(.invalidValue, at + name, "\(check.quoted(time)) is not a time HH:MM from 00:00 to 24:00")
+                }
+            }
+        }
         if let devices {
             for (index, device) in devices.enumerated() { try check.identifier(device, path + "devices[\(index)]") }
         }
