@@ -3,6 +3,7 @@ public enum Shape: Sendable, Hashable {
     case circle(Circle)
     case polygon(Polygon)
     case multiPolygon(MultiPolygon)
+    case corridor(Corridor)
 
     /// True when `p` is inside the region.
     public func contains(_ p: Coordinate) -> Bool {
@@ -10,6 +11,7 @@ public enum Shape: Sendable, Hashable {
         case .circle(let circle): circle.contains(p)
         case .polygon(let polygon): polygon.contains(p)
         case .multiPolygon(let multi): multi.contains(p)
+        case .corridor(let corridor): corridor.contains(p)
         }
     }
 
@@ -21,6 +23,7 @@ public enum Shape: Sendable, Hashable {
             return circle.signedDistance(p)
         case .polygon(let polygon): return polygon.signedDistanceMeters(p, exactWithin: .infinity)
         case .multiPolygon(let multi): return multi.signedDistanceMeters(p, exactWithin: .infinity)
+        case .corridor(let corridor): return corridor.signedDistanceMeters(p)
         }
     }
 
@@ -32,6 +35,7 @@ public enum Shape: Sendable, Hashable {
         case .circle(let circle): circle.signedDistance(p)
         case .polygon(let polygon): polygon.signedDistanceMeters(p, exactWithin: need)
         case .multiPolygon(let multi): multi.signedDistanceMeters(p, exactWithin: need)
+        case .corridor(let corridor): corridor.signedDistanceMeters(p)
         }
     }
 
@@ -50,7 +54,7 @@ public enum Shape: Sendable, Hashable {
     /// loops hold it by unmanaged reference while the shape keeps it alive.
     public var polygonIndex: PolygonIndex? {
         switch self {
-        case .circle: nil
+        case .circle, .corridor: nil
         case .polygon(let polygon): polygon.index
         case .multiPolygon(let multi): multi.index
         }
@@ -62,6 +66,7 @@ public enum Shape: Sendable, Hashable {
         case .circle(let circle): circle.boundingBox
         case .polygon(let polygon): polygon.boundingBox
         case .multiPolygon(let multi): multi.boundingBox
+        case .corridor(let corridor): corridor.boundingBox
         }
     }
 }

@@ -119,7 +119,7 @@ struct PolygonBenchFile {
                 switch region.shape {
                 case .polygon(let rings): shape = .polygon(try Polygon(rings: rings.map(Self.coordinates)))
                 case .multiPolygon(let parts): shape = .multiPolygon(try MultiPolygon.validated(polygons: parts.map { $0.map(Self.coordinates) }))
-                case .circle: continue
+                case .circle, .corridor: continue
                 }
             } catch {
                 refused.append("\(region.id): \(error.message)")
@@ -134,7 +134,7 @@ struct PolygonBenchFile {
             switch region.shape {
             case .polygon(let rings): vertices += rings.map(\.count).reduce(0, +)
             case .multiPolygon(let parts): vertices += parts.flatMap { $0 }.map(\.count).reduce(0, +)
-            case .circle: break
+            case .circle, .corridor: break
             }
         }
     }

@@ -12,7 +12,7 @@ enum RegionRepair {
             switch region.shape {
             case .polygon(let rings): polygons = [rings]
             case .multiPolygon(let parts): polygons = parts
-            case .circle: return region
+            case .circle, .corridor: return region
             }
             var parts: [[[GeoPoint]]] = []
             for (number, rings) in polygons.enumerated() {

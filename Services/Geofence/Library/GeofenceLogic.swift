@@ -460,9 +460,23 @@ public struct GeofenceLogic: ServiceLogic {
             return
         }
         counters.events += 1
-        let event = RegionEvent(owner: owner, regionId: region.key.id, device: device, event: kind, state: state, cause: cause,
+        var event = RegionEvent(owner: owner, regionId: region.key.id, device: device, event: kind, state: state, cause: cause,
                                 location: fix, crossingTime: crossingTime)
+        guard case .corridor(let corridor) = region.shape else {
+            out.append(Outbound(topic: Topic.regionEvent(owner), body: .regionEvent(event), t: fix.t))
+            return
+        }
+        // A corridor says where along the route and how far off it the deciding fix was.
+        let nearest = corridor.nearest(Coordinate(lat: fix.lat, lon: fix.lon))
+        event.progress = nearest.progressMeters
+        event.offRoute = nearest.distanceMeters
         out.append(Outbound(topic: Topic.regionEvent(owner), body: .regionEvent(event), t: fix.t))
+        if kind == .exit, nearest.progressMeters > 0, nearest.progressMeters < corridor.lengthMeters {
+            // Left through a side, not past either end of the route.
+            counters.events += 1
+            event.event = .deviated
+            out.append(Outbound(topic: Topic.regionEvent(owner), body: .regionEvent(event), t: fix.t))
+        }
     }
 
     // MARK: Durability

@@ -111,7 +111,8 @@ enum BodyDecoder {
             owner: try fields.string("owner"), regionId: try fields.string("regionId"), device: try fields.string("device"),
             event: try fields.word("event"), state: try fields.word("state"), cause: try fields.word("cause"),
             location: FixRef(lat: try fix.double("lat"), lon: try fix.double("lon"), hacc: try fix.double("hacc"), t: try fix.double("t")),
-            crossingTime: try fields.optionalDouble("crossingTime"), re: try fields.optionalString("re"))
+            crossingTime: try fields.optionalDouble("crossingTime"), re: try fields.optionalString("re"),
+            progress: try fields.optionalDouble("progress"), offRoute: try fields.optionalDouble("offRoute"))
     }
 
     private static func health(_ fields: FieldReader) throws(ProtocolError) -> Health {
@@ -174,9 +175,15 @@ enum BodyDecoder {
                 polygons.append(try polygon(element, fields, "coordinates[\(index)]"))
             }
             return .multiPolygon(polygons)
+        case "LineString":
+            var line: [GeoPoint] = []
+            for (index, element) in try fields.array("coordinates").enumerated() {
+                line.append(try point(element, fields, "coordinates[\(index)]"))
+            }
+            return .corridor(line: line, width: try fields.double("width"))
         default:
             throw fields.check.failure(
-                .invalidValue, fields.path + "type", "\(fields.check.quoted(type)) is not a supported shape (Circle, Polygon, MultiPolygon)")
+                .invalidValue, fields.path + "type", "\(fields.check.quoted(type)) is not a supported shape (Circle, Polygon, MultiPolygon, LineString)")
         }
     }
 

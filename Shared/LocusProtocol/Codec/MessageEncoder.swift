@@ -192,6 +192,13 @@ enum MessageEncoder {
             writer.beginArray()
             for rings in polygons { write(rings: rings, into: &writer) }
             writer.endArray()
+        case .corridor(let line, let width):
+            writer.field("type", "LineString")
+            writer.key("coordinates")
+            writer.beginArray()
+            for point in line { write(point, into: &writer) }
+            writer.endArray()
+            writer.field("width", width)
         }
         writer.endObject()
     }
@@ -229,6 +236,8 @@ enum MessageEncoder {
         writer.endObject()
         writer.field("crossingTime", event.crossingTime)
         writer.field("re", event.re)
+        writer.field("progress", event.progress)
+        writer.field("offRoute", event.offRoute)
     }
 
     private static func write(_ health: Health, into writer: inout JSONWriter) {

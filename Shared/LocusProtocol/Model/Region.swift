@@ -17,6 +17,9 @@ public enum RegionShape: Sendable, Equatable {
     case polygon([[GeoPoint]])
     /// Several polygons, each as in `.polygon`.
     case multiPolygon([[[GeoPoint]]])
+    /// A route with a width: `{"type":"LineString","coordinates":[[lon,lat],…],"width":m}`,
+    /// every point within `width` metres (geodesic) of the line, on either side.
+    case corridor(line: [GeoPoint], width: Double)
 }
 
 /// Weekly hours in which a region is monitored, in a named time zone (an IANA name such

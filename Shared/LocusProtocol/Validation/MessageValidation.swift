@@ -155,6 +155,10 @@ extension RegionShape {
             for (index, rings) in polygons.enumerated() {
                 try RegionShape.validate(polygon: rings, check, path: path + "coordinates[\(index)]")
             }
+        case .corridor(let line, let width):
+            guard line.count >= 2 else { throw check.failure(.invalidValue, path + "coordinates", "a LineString needs at least 2 positions") }
+            for (index, point) in line.enumerated() { try point.validate(check, path: path + "coordinates[\(index)]") }
+            try check.positive(width, path + "width")
         }
     }
 
@@ -192,6 +196,8 @@ extension RegionEvent {
         try check.nonNegative(location.t, "location.t")
         if let crossingTime { try check.nonNegative(crossingTime, "crossingTime") }
         if let re { try check.nonEmpty(re, "re") }
+        if let progress { try check.nonNegative(progress, "progress") }
+        if let offRoute { try check.nonNegative(offRoute, "offRoute") }
     }
 }
 

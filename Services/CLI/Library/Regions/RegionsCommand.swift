@@ -178,7 +178,8 @@ enum RegionsCommand {
             guard parts.count == 3 else { ServiceProgram.usageFailure("locus regions", "--circle expects LON,LAT,RADIUS") }
             shape = .circle(center: GeoPoint(lon: parts[0], lat: parts[1]), radius: parts[2])
         } else if let geometry = options.string("--geometry") {
-            shape = try RegionGeoJSON.shape(fromGeometry: try RegionGeoJSON.object(Data(geometry.utf8)), radius: nil)
+            let object = try RegionGeoJSON.object(Data(geometry.utf8))
+            shape = try RegionGeoJSON.shape(fromGeometry: object, radius: nil, width: (object["width"] as? NSNumber)?.doubleValue)
         } else {
             ServiceProgram.usageFailure("locus regions", "add needs --circle or --geometry")
         }
@@ -298,14 +299,15 @@ enum RegionGeoJSON {
                 throw FormatError("feature \(index) has no id (properties.id or id)")
             }
             guard let geometry = feature["geometry"] as? [String: Any] else { throw FormatError("feature \(id) has no geometry") }
-            let shape = try shape(fromGeometry: geometry, radius: (properties["radius"] as? NSNumber)?.doubleValue)
+            let shape = try shape(fromGeometry: geometry, radius: (properties["radius"] as? NSNumber)?.doubleValue,
+                                  width: ((properties["width"] ?? geometry["width"]) as? NSNumber)?.doubleValue)
             return Region(id: id, shape: shape, notifyOnEntry: properties["notifyOnEntry"] as? Bool ?? true,
                           notifyOnExit: properties["notifyOnExit"] as? Bool ?? true,
                           dwell: (properties["dwell"] as? NSNumber)?.doubleValue, devices: properties["devices"] as? [String])
         }
     }
 
-    static func shape(fromGeometry geometry: [String: Any], radius: Double?) throws -> RegionShape {
+    static func shape(fromGeometry geometry: [String: Any], radius: Double?, width: Double? = nil) throws -> RegionShape {
         func point(_ value: Any) throws -> GeoPoint {
             guard let pair = value as? [NSNumber], pair.count >= 2 else { throw FormatError("a position must be [lon, lat]") }
             return GeoPoint(lon: pair[0].doubleValue, lat: pair[1].doubleValue)
@@ -322,6 +324,10 @@ enum RegionGeoJSON {
             guard let radius = (geometry["radius"] as? NSNumber)?.doubleValue else { throw FormatError("a Circle needs a radius") }
             return .circle(center: try point(geometry["center"] as Any), radius: radius)
         case "Polygon": return .polygon(try rings(geometry["coordinates"]))
+        case "LineString":
+            guard let width = width else { throw FormatError("a LineString feature needs a width property (metres)") }
+            guard let positions = geometry["coordinates"] as? [Any] else { throw FormatError("LineString coordinates must be a list") }
+            return .corridor(line: try positions.map(point), width: width)
         case "MultiPolygon":
             guard let polygons = geometry["coordinates"] as? [Any] else { throw FormatError("MultiPolygon coordinates must be a list") }
             return .multiPolygon(try polygons.map { try rings($0) })
@@ -343,6 +349,9 @@ enum RegionGeoJSON {
                 geometry = ["type": "Point", "coordinates": [center.lon, center.lat]]
             case .polygon(let rings): geometry = ["type": "Polygon", "coordinates": positions(rings)]
             case .multiPolygon(let polygons): geometry = ["type": "MultiPolygon", "coordinates": polygons.map(positions)]
+            case .corridor(let line, let width):
+                properties["width"] = width
+                geometry = ["type": "LineString", "coordinates": line.map { [$0.lon, $0.lat] }]
             }
             return ["type": "Feature", "id": region.id, "properties": properties, "geometry": geometry]
         }
@@ -356,6 +365,7 @@ enum RegionGeoJSON {
         case .circle(let center, let radius): return "Circle \(center.lon),\(center.lat) r=\(radius) m"
         case .polygon(let rings): return "Polygon \(rings.count) ring(s), \(rings.first?.count ?? 0) positions"
         case .multiPolygon(let polygons): return "MultiPolygon \(polygons.count) part(s)"
+        case .corridor(let line, let width): return "LineString \(line.count) positions, width \(width) m"
         }
     }
 
