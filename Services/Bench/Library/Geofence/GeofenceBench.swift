@@ -21,7 +21,8 @@ enum GeofenceBench {
             OptionSpec("--side-km", value: "KM", help: "side of the square the bus run's regions and devices fill", default: "50"),
             OptionSpec("--seed", value: "N", help: "random seed", default: "42"),
             OptionSpec("--skip-bus", help: "only the kernel comparison"),
-            OptionSpec("--polygons", value: "FILE", help: "polygons from a GeoJSON file instead (see --polygons --help)"),
+            OptionSpec("--polygons", value: "FILE", help: "polygons from a GeoJSON file instead (see --polygons FILE --help)"),
+            OptionSpec("--generate", value: "KIND", help: "with --polygons: first write a seeded scene to FILE (world or city)"),
             OptionSpec("--help", help: "print this help and exit"),
         ],
         footer: "Needs python3 with shapely for the peer, and locus-bus/locus-geofence beside locus for the bus run.")
