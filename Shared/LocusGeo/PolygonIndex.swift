@@ -35,8 +35,9 @@ public final class PolygonIndex: @unchecked Sendable {
     let columns: Int, rows: Int
     let cellWidth: Double, cellHeight: Double
     let inverseCellWidth: Double, inverseCellHeight: Double
-    /// Per cell (row-major): `Kind` raw values; owned, immutable after init, at a fixed
-    /// address so a `PolygonProbe` can read it without touching this object.
+    /// Per cell (row-major): `Kind` raw values, two bits each, four cells a byte (a city of
+    /// small polygons keeps its grids in a quarter of the cache); owned, immutable after
+    /// init, at a fixed address so a `PolygonProbe` can read it without touching this object.
     let kinds: UnsafeMutablePointer<UInt8>
     public let cellCount: Int
     /// Per cell: metres that every point of the cell is at least from the boundary (0 for
@@ -81,8 +82,10 @@ public final class PolygonIndex: @unchecked Sendable {
         inverseCellWidth = 1 / built.cellWidth
         inverseCellHeight = 1 / built.cellHeight
         cellCount = built.kinds.count
-        kinds = UnsafeMutablePointer<UInt8>.allocate(capacity: built.kinds.count)
-        kinds.initialize(from: built.kinds, count: built.kinds.count)
+        let bytes = (built.kinds.count + 3) / 4
+        kinds = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes)
+        kinds.initialize(repeating: 0, count: bytes)
+        for (cell, kind) in built.kinds.enumerated() { kinds[cell >> 2] |= kind << UInt8((cell & 3) * 2) }
         clearance = built.clearance
         cellStart = built.cellStart
         cellEdges = built.cellEdges
@@ -118,7 +121,13 @@ public final class PolygonIndex: @unchecked Sendable {
         let x = p.lon, y = p.lat
         guard x >= minX, x <= maxX, y >= minY, y <= maxY else { return .exterior }
         let (column, row) = cell(x: x, y: y)
-        return answer(kind: kinds[row &* columns &+ column], row: row, x: x, y: y)
+        return answer(kind: Self.kind(kinds, row &* columns &+ column), row: row, x: x, y: y)
+    }
+
+    /// The two-bit kind of `cell` in packed storage.
+    @inline(__always)
+    static func kind(_ packed: UnsafePointer<UInt8>, _ cell: Int) -> UInt8 {
+        (packed[cell &>> 2] &>> UInt8((cell & 3) &* 2)) & 3
     }
 
     @inline(__always)
@@ -225,7 +234,7 @@ public struct PolygonProbe: @unchecked Sendable {
         guard x >= minX, x <= maxX, y >= minY, y <= maxY else { return .exterior }
         let column = min(max(Int((x - minX) * inverseCellWidth), 0), Int(columns) - 1)
         let row = min(max(Int((y - minY) * inverseCellHeight), 0), Int(rows) - 1)
-        let kind = kinds[row &* Int(columns) &+ column]
+        let kind = PolygonIndex.kind(kinds, row &* Int(columns) &+ column)
         if kind == PolygonIndex.Kind.outside.rawValue { return .exterior }
         if kind == PolygonIndex.Kind.inside.rawValue { return .interior }
         return index._withUnsafeGuaranteedRef { $0.answer(kind: kind, row: row, x: x, y: y) }
