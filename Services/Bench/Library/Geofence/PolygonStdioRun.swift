@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LocusGeo
 import LocusProtocol
+import LocusService
 
 /// `locus-geofence --stdio` fed a moving fleet from a file, with the polygon file's regions
 /// and without any: whether the regions cost the pipeline more than the plumbing does.
@@ -64,7 +65,7 @@ struct PolygonStdioRun {
     /// Runs the service on one input file; wall time and the child's CPU time.
     private func time(input: String, output: String) throws -> Timing {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Supervisor.ownDirectory + "/locus-geofence")
+        process.executableURL = URL(fileURLWithPath: ServiceProgram.ownDirectory + "/locus-geofence")
         process.arguments = ["--stdio", "--default-authorization", "always", "--quota", String(max(file.shapes.count, 10_000)),
                              "--log-level", "warn"]
         FileManager.default.createFile(atPath: output, contents: nil)

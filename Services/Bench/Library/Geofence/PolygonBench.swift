@@ -112,8 +112,9 @@ struct PolygonBenchFile {
     var box = BoundingBox(minLat: 90, minLon: 180, maxLat: -90, maxLon: -180)
 
     init(path: String) throws {
-        let all = try RegionGeoJSON.regions(from: try Data(contentsOf: URL(fileURLWithPath: path)))
+        let all = try Self.regions(try Data(contentsOf: URL(fileURLWithPath: path)))
         for (number, region) in all.enumerated() {
+            guard let region else { continue }
             let shape: Shape
             do {
                 switch region.shape {
@@ -140,6 +141,33 @@ struct PolygonBenchFile {
     }
 
     static func coordinates(_ ring: [GeoPoint]) -> [Coordinate] { ring.map { Coordinate(lat: $0.lat, lon: $0.lon) } }
+
+    /// The Polygon and MultiPolygon features of a FeatureCollection by position in the
+    /// file (nil for other geometries); ids from `properties.id` or `id`, else the position.
+    static func regions(_ data: Data) throws -> [Region?] {
+        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let features = root["features"] as? [[String: Any]] else { throw PolygonBenchError("expected a GeoJSON FeatureCollection") }
+        func rings(_ value: Any?) throws -> [[GeoPoint]] {
+            guard let rings = value as? [[[NSNumber]]] else { throw PolygonBenchError("polygon coordinates must be rings of [lon, lat]") }
+            return try rings.map { ring in
+                try ring.map { pair in
+                    guard pair.count >= 2 else { throw PolygonBenchError("a position needs [lon, lat]") }
+                    return GeoPoint(lon: pair[0].doubleValue, lat: pair[1].doubleValue)
+                }
+            }
+        }
+        return try features.enumerated().map { number, feature in
+            let geometry = feature["geometry"] as? [String: Any] ?? [:]
+            let id = ((feature["properties"] as? [String: Any])?["id"] ?? feature["id"]).map { "\($0)" } ?? "feature-\(number)"
+            switch geometry["type"] as? String {
+            case "Polygon": return Region(id: id, shape: .polygon(try rings(geometry["coordinates"])))
+            case "MultiPolygon":
+                guard let parts = geometry["coordinates"] as? [Any] else { throw PolygonBenchError("MultiPolygon coordinates must be a list") }
+                return Region(id: id, shape: .multiPolygon(try parts.map { try rings($0) }))
+            default: return nil
+            }
+        }
+    }
 
     /// Uniform points over the features' box.
     func randomPoints(_ count: Int, seed: UInt64) -> [Coordinate] {
