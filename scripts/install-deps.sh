@@ -12,6 +12,7 @@ debian_packages+=(libzmq3-dev libsqlite3-dev libmosquitto-dev libnats-dev)  # C 
 debian_packages+=(nats-server)  # the NATS cluster of the fleet tier (scripts/nats-cluster.sh, test_nats_*.py)
 debian_packages+=(gpsd gpsd-clients)  # gpsd and gpsfake for the gpsd source tests
 debian_packages+=(mosquitto mosquitto-clients)  # a real MQTT broker and mosquitto_sub for the MQTT sink test
+debian_packages+=(tzdata)  # the zone rules region activeHours are read in (Foundation TimeZone; ActiveHoursTests)
 debian_packages+=(dbus dbus-daemon dbus-bin libnotify-bin libglib2.0-bin)  # dbus-run-session, dbus-monitor, notify-send, gdbus for the desktop sink test
 debian_packages+=(iproute2 systemd)  # ip netns for the multi-host test, systemd-analyze for the unit check
 debian_packages+=(chromium)  # headless browser for the map page test (Tests/IntegrationTests/test_map_browser.py)

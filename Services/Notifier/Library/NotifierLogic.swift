@@ -210,6 +210,10 @@ public struct NotifierLogic: ServiceLogic {
         case .state:
             count("stateEventsIgnored")
             return
+        case .deviated:
+            // A corridor's `exit` (notified) comes with it; the notice adds no second notification.
+            count("deviatedEventsIgnored")
+            return
         }
         let summary = RegionEventSummary(owner: event.owner, regionId: event.regionId, device: event.device, kind: kind, t: t,
                                          lat: event.location.lat, lon: event.location.lon, hacc: event.location.hacc)

@@ -70,6 +70,9 @@ struct PlotScene {
             return .rings(rings.map { $0.map { convert(Coordinate(lat: $0.lat, lon: $0.lon)) } })
         case let .multiPolygon(polygons):
             return .rings(polygons.flatMap { $0 }.map { $0.map { convert(Coordinate(lat: $0.lat, lon: $0.lon)) } })
+        case let .corridor(line, _):
+            // The route itself (its width is not drawn).
+            return .rings([line.map { convert(Coordinate(lat: $0.lat, lon: $0.lon)) }])
         }
     }
 
