@@ -17,7 +17,7 @@ public struct AuthorizationGate: Sendable, Equatable {
 
     /// Whether the owner may monitor regions and receive their events.
     public func allowsMonitoring(_ owner: String) -> Bool {
-        status(of: owner) == .always
+        status(of: owner).allowsRegionMonitoring
     }
 
     /// Why the owner may not monitor regions, and what to run: the person at the keyboard is

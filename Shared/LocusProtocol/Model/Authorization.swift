@@ -2,6 +2,12 @@
 
 public enum AuthorizationStatus: String, Sendable, Equatable, CaseIterable {
     case notDetermined, restricted, denied, whenInUse, always
+
+    /// Location may be used at all (Core Location's `whenInUse` or `always`).
+    public var isAuthorized: Bool { self == .whenInUse || self == .always }
+
+    /// Region monitoring may run: as on iOS, it needs `always`. The one place the rule lives.
+    public var allowsRegionMonitoring: Bool { self == .always }
 }
 
 public enum AccuracyAuthorization: String, Sendable, Equatable, CaseIterable {

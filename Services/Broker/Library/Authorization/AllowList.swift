@@ -103,7 +103,7 @@ public struct AllowList: Sendable {
         if let policy = object["autoGrant"] {
             guard let fields = policy as? [String: Any],
                   let status = (fields["status"] as? String).flatMap(AuthorizationStatus.init(rawValue:)),
-                  status == .whenInUse || status == .always || status == .denied else {
+                  status.isAuthorized || status == .denied else {
                 throw ManifestError("autoGrant needs status whenInUse, always or denied")
             }
             let accuracy = (fields["accuracy"] as? String).flatMap(AccuracyAuthorization.init(rawValue:)) ?? .full

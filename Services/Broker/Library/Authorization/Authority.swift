@@ -113,7 +113,7 @@ public struct Authority: Sendable {
             // Named by id on the local bus: no manifest, the request says why (or nothing does).
             description = request.purpose ?? "a local client (no usage description)"
         }
-        if request.level == "temporaryFull" && record.status != .whenInUse && record.status != .always {
+        if request.level == "temporaryFull" && !record.status.isAuthorized {
             return fail("notAuthorized", "temporary full accuracy needs whenInUse or always first")
         }
         if let decision = automaticDecision(entry: entry, level: request.level) {
@@ -156,15 +156,15 @@ public struct Authority: Sendable {
         }
         if let status = command.status {
             record.status = status
-            if status != .whenInUse && status != .always { record.temporaryFull = nil }
-            record.pending.removeAll { $0.level != "temporaryFull" || !(status == .whenInUse || status == .always) }
+            if !status.isAuthorized { record.temporaryFull = nil }
+            record.pending.removeAll { $0.level != "temporaryFull" || !status.isAuthorized }
         }
         if let accuracy = command.accuracy { record.accuracy = accuracy }
         if let purpose = fields["temporaryPurpose"] as? String {
             guard entry == nil || entry?.manifest.temporaryFull[purpose] != nil else {
                 return fail("unknownPurposeKey", "'\(purpose)' is not a temporaryFull purpose key in \(command.client)'s manifest")
             }
-            guard record.status == .whenInUse || record.status == .always else {
+            guard record.status.isAuthorized else {
                 return fail("notAuthorized", "temporary full accuracy needs whenInUse or always first")
             }
             let seconds = (fields["durationSeconds"] as? Double) ?? Self.defaultTemporarySeconds

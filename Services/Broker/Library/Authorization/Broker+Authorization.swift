@@ -239,7 +239,7 @@ extension Broker {
             return true
         } else if owner != sender.name {
             problem = "\(sender.name) may not act for owner '\(owner)'"
-        } else if needsAlways && enforcement.authority.record(sender.name).status != .always {
+        } else if needsAlways && !enforcement.authority.record(sender.name).status.allowsRegionMonitoring {
             problem = "monitoring regions needs always authorization; \(sender.name) is \(enforcement.authority.record(sender.name).status.rawValue); "
                 + "grant it with: \(AuthStatus.grantCommand(client: sender.name, level: "always"))"
         }
