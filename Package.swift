@@ -26,6 +26,13 @@ let foundation: [Target] = [
     .target(name: "LocusService", dependencies: ["LocusProtocol"], path: "Shared/LocusService"),
 ]
 
+// MARK: layer 2b — doors to outside programs: plain sockets for their protocols, never the bus.
+// The HTTP server parts (listener, request reader, bounded connections) the map, locus-gpsd,
+// the phone door and the metrics exporter share.
+let doors: [Target] = [
+    .target(name: "LocusNet", dependencies: ["LocusService"], path: "Shared/LocusNet"),
+]
+
 // MARK: layer 3 — the transport: ZeroMQ sockets, publisher and subscriber, and the runtime that
 // runs a service's logic on the bus or in a --stdio pipeline; the NATS transport it picks for a
 // nats:// endpoint (docs/nats.md).
@@ -35,9 +42,9 @@ let transport: [Target] = [
 ]
 
 // MARK: layer 4 — service logic: messages in, messages out. These may import only the
-// foundation (and a C library a sink needs); `serviceLogicMayUse` is checked below, and
+// foundation, the doors (and a C library a sink needs); `serviceLogicMayUse` is checked below, and
 // `make` builds with SwiftPM's explicit import check, so an undeclared import fails too.
-let serviceLogicMayUse: Set<String> = ["LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "CSQLite", "CMosquitto"]
+let serviceLogicMayUse: Set<String> = ["LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusNet", "CSQLite", "CMosquitto"]
 let serviceLogic: [Target] = [
     .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Provider/Library"),
     .target(name: "LocusFusion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Fusion/Library"),
@@ -51,8 +58,8 @@ let serviceLogic: [Target] = [
 // server and the command line.
 let busPrograms: [Target] = [
     .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusService", "LocusProtocol"], path: "Services/Broker/Library"),
-    .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusService", "LocusBus"], path: "Services/Map/Library"),
-    .target(name: "LocusCLI", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusService", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion", "LocusGeofence", "LocusMap"], path: "Services/CLI/Library"),
+    .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusService", "LocusBus", "LocusNet"], path: "Services/Map/Library"),
+    .target(name: "LocusCLI", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusService", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion", "LocusGeofence", "LocusMap", "LocusNet"], path: "Services/CLI/Library"),
 ]
 
 // MARK: layer 6 — thin executables: a service's logic on the runtime.
@@ -63,7 +70,7 @@ let executables: [Target] = [
     .executableTarget(name: "locus-geofence", dependencies: ["LocusGeofence", "LocusBus", "LocusService"], path: "Services/Geofence/Executable"),
     .executableTarget(name: "locus-motion", dependencies: ["LocusMotion", "LocusBus", "LocusService"], path: "Services/Motion/Executable"),
     .executableTarget(name: "locus-notifier", dependencies: ["LocusNotifier", "LocusBus", "LocusService", "LocusProtocol"], path: "Services/Notifier/Executable"),
-    .executableTarget(name: "locus-gpsd", dependencies: ["LocusGpsd", "LocusBus", "LocusService", "LocusMap", "LocusProtocol"], path: "Services/Gpsd/Executable"),
+    .executableTarget(name: "locus-gpsd", dependencies: ["LocusGpsd", "LocusBus", "LocusService", "LocusNet", "LocusProtocol"], path: "Services/Gpsd/Executable"),
     .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
 ]
 
@@ -81,7 +88,8 @@ let tests: [Target] = [
     .testTarget(name: "LocusGeofenceTests", dependencies: ["LocusGeofence", "LocusProtocol", "LocusGeo", "LocusService", "LocusStore"], path: "Tests/LocusGeofenceTests"),
     .testTarget(name: "LocusMotionTests", dependencies: ["LocusMotion", "LocusProtocol", "LocusGeo", "LocusService"], path: "Tests/LocusMotionTests"),
     .testTarget(name: "LocusNotifierTests", dependencies: ["LocusNotifier", "LocusStore", "LocusProtocol", "LocusService"], path: "Tests/LocusNotifierTests"),
-    .testTarget(name: "LocusMapTests", dependencies: ["LocusMap", "LocusProtocol", "LocusService", "LocusBus", "CZeroMQ"], path: "Tests/LocusMapTests"),
+    .testTarget(name: "LocusMapTests", dependencies: ["LocusMap", "LocusNet", "LocusProtocol", "LocusService", "LocusBus", "CZeroMQ"], path: "Tests/LocusMapTests"),
+    .testTarget(name: "LocusNetTests", dependencies: ["LocusNet", "LocusService"], path: "Tests/LocusNetTests"),
     .testTarget(name: "LocusCLITests", dependencies: ["LocusCLI", "LocusService"], path: "Tests/LocusCLITests"),
     .testTarget(name: "LocusGpsdTests", dependencies: ["LocusGpsd", "LocusProtocol", "LocusService", "LocusProvider"], path: "Tests/LocusGpsdTests"),
 ]
@@ -96,7 +104,7 @@ for target in serviceLogic {
     }
 }
 
-var targets = cLibraries + foundation + transport + serviceLogic + busPrograms + executables + tests
+var targets = cLibraries + foundation + doors + transport + serviceLogic + busPrograms + executables + tests
 
 /// Release builds carry the Swift runtime and Foundation inside each executable, linked at
 /// a fixed address. Measured on Linux (docs/benchmarks.md): an idle program using
