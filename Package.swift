@@ -15,6 +15,7 @@ let cLibraries: [Target] = [
     .systemLibrary(name: "CSQLite", path: "Shared/CSQLite"),
     .systemLibrary(name: "CMosquitto", path: "Shared/CMosquitto"),
     .systemLibrary(name: "CNATS", path: "Shared/CNATS"),
+    .systemLibrary(name: "CCurl", path: "Shared/CCurl"),
 ]
 
 // MARK: layer 2 — the foundation every service stands on, with no socket in it: the wire
@@ -31,6 +32,8 @@ let foundation: [Target] = [
 // the phone door and the metrics exporter share.
 let doors: [Target] = [
     .target(name: "LocusNet", dependencies: ["LocusService"], path: "Shared/LocusNet"),
+    // MQTT through libmosquitto with TLS and credentials: the notifier's MQTT sink and the OwnTracks provider.
+    .target(name: "LocusMQTT", dependencies: ["CMosquitto", "LocusService"], path: "Shared/LocusMQTT"),
 ]
 
 // MARK: layer 3 — the transport: ZeroMQ sockets, publisher and subscriber, and the runtime that
@@ -44,13 +47,13 @@ let transport: [Target] = [
 // MARK: layer 4 — service logic: messages in, messages out. These may import only the
 // foundation, the doors (and a C library a sink needs); `serviceLogicMayUse` is checked below, and
 // `make` builds with SwiftPM's explicit import check, so an undeclared import fails too.
-let serviceLogicMayUse: Set<String> = ["LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusNet", "CSQLite", "CMosquitto"]
+let serviceLogicMayUse: Set<String> = ["LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusNet", "LocusMQTT", "CSQLite", "CMosquitto", "CCurl"]
 let serviceLogic: [Target] = [
     .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Provider/Library"),
     .target(name: "LocusFusion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Fusion/Library"),
     .target(name: "LocusGeofence", dependencies: ["LocusStore", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Geofence/Library"),
     .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Motion/Library"),
-    .target(name: "LocusNotifier", dependencies: ["LocusStore", "CMosquitto", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Notifier/Library"),
+    .target(name: "LocusNotifier", dependencies: ["LocusStore", "LocusMQTT", "CCurl", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Notifier/Library"),
     .target(name: "LocusGpsd", dependencies: ["LocusProtocol", "LocusService"], path: "Services/Gpsd/Library"),
 ]
 
