@@ -49,7 +49,7 @@ let transport: [Target] = [
 // `make` builds with SwiftPM's explicit import check, so an undeclared import fails too.
 let serviceLogicMayUse: Set<String> = ["LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusNet", "LocusMQTT", "CSQLite", "CMosquitto", "CCurl"]
 let serviceLogic: [Target] = [
-    .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Provider/Library"),
+    .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusNet", "LocusMQTT"], path: "Services/Provider/Library"),
     .target(name: "LocusFusion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Fusion/Library"),
     .target(name: "LocusGeofence", dependencies: ["LocusStore", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Geofence/Library"),
     .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Motion/Library"),
@@ -86,7 +86,7 @@ let tests: [Target] = [
     .testTarget(name: "LocusServiceTests", dependencies: ["LocusService", "LocusProtocol"], path: "Tests/LocusServiceTests"),
     .testTarget(name: "LocusBusTests", dependencies: ["LocusBus", "LocusService", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBusTests"),
     .testTarget(name: "LocusBrokerTests", dependencies: ["LocusBroker", "LocusBus", "LocusService", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBrokerTests"),
-    .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusService", "LocusProtocol"], path: "Tests/LocusProviderTests"),
+    .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusService", "LocusProtocol", "LocusNet"], path: "Tests/LocusProviderTests"),
     .testTarget(name: "LocusFusionTests", dependencies: ["LocusFusion", "LocusProtocol", "LocusGeo", "LocusService"], path: "Tests/LocusFusionTests"),
     .testTarget(name: "LocusGeofenceTests", dependencies: ["LocusGeofence", "LocusProtocol", "LocusGeo", "LocusService", "LocusStore"], path: "Tests/LocusGeofenceTests"),
     .testTarget(name: "LocusMotionTests", dependencies: ["LocusMotion", "LocusProtocol", "LocusGeo", "LocusService"], path: "Tests/LocusMotionTests"),
