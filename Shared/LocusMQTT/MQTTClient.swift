@@ -64,7 +64,10 @@ public final class MQTTClient {
             let deadline = Date().timeIntervalSince1970 + settings.timeoutSeconds
             while events.connack == nil {
                 guard Date().timeIntervalSince1970 < deadline else { throw MQTTError("no CONNACK from \(settings.address) in time") }
-                try loop(100, "connect")
+                do { try loop(100, "connect") } catch {
+                    // A refusing CONNACK also ends the loop with an error; the broker's reason is the news.
+                    if events.connack == nil || events.connack == 0 { throw error }
+                }
             }
             if let code = events.connack, code != 0 {
                 throw MQTTError("MQTT broker \(settings.address) refused the connection: \(String(cString: mosquitto_connack_string(code)))")
