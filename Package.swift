@@ -55,6 +55,7 @@ let serviceLogic: [Target] = [
     .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Motion/Library"),
     .target(name: "LocusNotifier", dependencies: ["LocusStore", "LocusMQTT", "CCurl", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Notifier/Library"),
     .target(name: "LocusGpsd", dependencies: ["LocusProtocol", "LocusService"], path: "Services/Gpsd/Library"),
+    .target(name: "LocusMetrics", dependencies: ["LocusProtocol", "LocusService", "LocusNet"], path: "Services/Metrics/Library"),
 ]
 
 // MARK: layer 5 — programs that are the bus or talk to it directly: the broker, the map
@@ -74,6 +75,7 @@ let executables: [Target] = [
     .executableTarget(name: "locus-motion", dependencies: ["LocusMotion", "LocusBus", "LocusService"], path: "Services/Motion/Executable"),
     .executableTarget(name: "locus-notifier", dependencies: ["LocusNotifier", "LocusBus", "LocusService", "LocusProtocol"], path: "Services/Notifier/Executable"),
     .executableTarget(name: "locus-gpsd", dependencies: ["LocusGpsd", "LocusBus", "LocusService", "LocusNet", "LocusProtocol"], path: "Services/Gpsd/Executable"),
+    .executableTarget(name: "locus-metrics", dependencies: ["LocusMetrics", "LocusBus", "LocusService", "LocusNet"], path: "Services/Metrics/Executable"),
     .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
 ]
 
@@ -93,6 +95,7 @@ let tests: [Target] = [
     .testTarget(name: "LocusNotifierTests", dependencies: ["LocusNotifier", "LocusStore", "LocusProtocol", "LocusService"], path: "Tests/LocusNotifierTests"),
     .testTarget(name: "LocusMapTests", dependencies: ["LocusMap", "LocusNet", "LocusProtocol", "LocusService", "LocusBus", "CZeroMQ"], path: "Tests/LocusMapTests"),
     .testTarget(name: "LocusNetTests", dependencies: ["LocusNet", "LocusService"], path: "Tests/LocusNetTests"),
+    .testTarget(name: "LocusMetricsTests", dependencies: ["LocusMetrics", "LocusNet", "LocusProtocol", "LocusService"], path: "Tests/LocusMetricsTests"),
     .testTarget(name: "LocusCLITests", dependencies: ["LocusCLI", "LocusService"], path: "Tests/LocusCLITests"),
     .testTarget(name: "LocusGpsdTests", dependencies: ["LocusGpsd", "LocusProtocol", "LocusService", "LocusProvider"], path: "Tests/LocusGpsdTests"),
 ]
@@ -144,6 +147,7 @@ let package = Package(
         .executable(name: "locus-motion", targets: ["locus-motion"]),
         .executable(name: "locus-geofence", targets: ["locus-geofence"]),
         .executable(name: "locus-gpsd", targets: ["locus-gpsd"]),
+        .executable(name: "locus-metrics", targets: ["locus-metrics"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]
