@@ -86,6 +86,10 @@ final class PhoneReportTests: XCTestCase {
              "accuracy":7.5,"speed":5.14,"heading":-1,"altitude":520},"battery":{"level":0.64,"is_charging":false}}}
             """, headers: ["content-type": "application/json"]), now: now)
         XCTAssertEqual(json.format, .json)
+        XCTAssertNil(json.token)
+        let withToken = try OsmAndReport.read(request("/?token=from-url", method: "POST", body: #"{"device_id":"van-3","location":{"timestamp":"2023-11-14T22:13:20Z"}}"#,
+                                                      headers: ["content-type": "application/json"]), now: now)
+        XCTAssertEqual(withToken.token, "from-url", "the server URL's query travels with a JSON post")
         XCTAssertEqual(json.fix, PhoneFix(device: "van-3", t: 1_700_000_000, lat: 48.137, lon: 11.575, hacc: 7.5, altitude: 520,
                                           speed: 5.14, course: nil, battery: 64))
     }

@@ -7,7 +7,7 @@ extension SinkOptions {
     public static let transportOptions: [OptionSpec] = [
         OptionSpec("--webhook-ca-file", value: "FILE", help: "webhook: trust this CA (PEM) for https:// receivers instead of the system's"),
         OptionSpec("--webhook-proxy", value: "URL", help: "webhook: send through this proxy (default: the https_proxy/http_proxy variables)"),
-        OptionSpec("--webhook-header", value: "'NAME: VALUE'", help: "webhook: extra request header, e.g. a receiver's token (repeatable)", repeatable: true),
+        OptionSpec("--webhook-header", value: "HEADER", help: "webhook: extra request header 'NAME: VALUE', e.g. a receiver's token (repeatable)", repeatable: true),
     ] + MQTTOptions.options
 
     /// Reads `transportOptions`; a missing file or a header without a colon is a usage error.

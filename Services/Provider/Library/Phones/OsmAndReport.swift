@@ -29,7 +29,9 @@ public struct OsmAndReport: Sendable, Equatable {
         }
         if let type = request.head.headers["content-type"], type.lowercased().hasPrefix("application/json") {
             var report = try OsmAndJSON.read(request.body, now: now)
-            report.token = report.token ?? bearer
+            // Traccar Client keeps the query of its server URL (`https://host:5055/?token=…`) when it posts JSON.
+            let fromURL = try? request.head.query.map { try QueryString.parse($0) }?.last { $0.name == "token" }?.value
+            report.token = report.token ?? fromURL ?? bearer
             return report
         }
         let text: Substring
