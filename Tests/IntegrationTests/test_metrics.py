@@ -81,7 +81,8 @@ def test_metrics_pass_promtool_and_a_real_prometheus_scrapes_them(bus, processes
     def exposition_with_activity():
         status, text = get(f"{base}/metrics")
         return text if status == 200 and sample(text, 'locus_notifications_total{sink="jsonl",status="delivered"}') == 1 \
-            and sample(text, 'locus_fix_age_seconds{device="van-3"}') is not None else None
+            and sample(text, 'locus_fix_age_seconds{device="van-3"}') is not None \
+            and (sample(text, 'locus_messages_received_total{service="fusion",src="fusion/main"}') or 0) >= 1 else None
     text = wait_until(exposition_with_activity, "the delivery and the fix in /metrics")
     checked = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True, text=True, timeout=30)
     assert checked.returncode == 0 and checked.stdout.strip() == "" and checked.stderr.strip() == "", checked.stdout + checked.stderr
