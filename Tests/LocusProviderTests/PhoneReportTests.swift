@@ -111,6 +111,8 @@ final class PhoneReportTests: XCTestCase {
             ("/?id=a&lat=nan&lon=2", .outOfRange), ("/?id=a&lat=1&lon=2&speed=inf", .outOfRange), ("/?id=a&lat=1&lon=200", .outOfRange),
             ("/?id=a&lat=1&lon=2&bearing=400", .outOfRange), ("/?id=a&lat=1&lon=2&valid=maybe", .malformed),
             ("/?id=a%20b&lat=1&lon=2", .badDevice), ("/?id=a&lat=1&lon=2&timestamp=1900000000", .badTime), ("/?id=a&lat=%zz", .malformed),
+            // Found by Fuzz/PhonesFuzz: a time too large for an integer once was a trap in the refusal's message.
+            ("/?id=a&lat=1&lon=2&timestamp=17822222222222222222222", .badTime), ("/?id=a&lat=1&lon=2&timestamp=1e308", .badTime),
         ]
         for (target, code) in cases {
             XCTAssertEqual(refusal { _ = try OsmAndReport.read(request(target), now: now) }?.code, code, target)

@@ -57,7 +57,10 @@ enum PhoneFields {
         try finite(value, field)
         guard value >= 946_684_800 else { throw PhoneRefusal(.badTime, "\(field) \(value) is before 2000") }
         guard value <= now + 86_400 else {
-            throw PhoneRefusal(.badTime, "\(field) \(value) is \(Int(value - now)) s ahead of this machine's clock")
+            let ahead = value - now
+            // Whole seconds when they fit (a clock a day off), otherwise the number as it is.
+            let text = ahead < 1e15 ? String(Int64(ahead)) : String(ahead)
+            throw PhoneRefusal(.badTime, "\(field) \(value) is \(text) s ahead of this machine's clock")
         }
         return value
     }
