@@ -30,12 +30,15 @@ public struct Exposition: Sendable {
     /// help it was first given; a sample whose type disagrees is left out rather than
     /// producing an exposition Prometheus would reject.
     public mutating func add(_ name: String, _ type: MetricType, help: String, labels: [(String, String)] = [], value: Double) {
-        let name = Self.metricName(name)
-        var family = families[name] ?? Family(type: type, help: help)
-        guard family.type == type else { return }
-        let labels = labels.map { (Self.labelName($0.0), $0.1) }.sorted { $0.0 < $1.0 }
-        family.samples[Self.labelText(labels)] = Sample(labels: labels, value: value)
-        families[name] = family
+        let name = Self.isClean(name, allowColon: true) ? name : Self.metricName(name)
+        if families[name] == nil { families[name] = Family(type: type, help: help) }
+        guard families[name]!.type == type else { return }
+        var labels = labels
+        for index in labels.indices where !Self.isClean(labels[index].0, allowColon: false) {
+            labels[index].0 = Self.labelName(labels[index].0)
+        }
+        if labels.count > 1 { labels.sort { $0.0 < $1.0 } }
+        families[name]!.samples[Self.labelText(labels)] = Sample(labels: labels, value: value)
     }
 
     public var familyNames: [String] { families.keys.sorted() }
@@ -48,15 +51,20 @@ public struct Exposition: Sendable {
 
     /// The whole exposition, ending with a newline.
     public var text: String {
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(families.values.reduce(0) { $0 + $1.samples.count } * 64)
         for name in families.keys.sorted() {
             guard let family = families[name] else { continue }
-            output += "# HELP \(name) \(Self.escapeHelp(family.help))\n# TYPE \(name) \(family.type.rawValue)\n"
-            for key in family.samples.keys.sorted() {
-                output += "\(name)\(key) \(Self.valueText(family.samples[key]!.value))\n"
+            output += "# HELP \(name) \(Self.escapeHelp(family.help))\n# TYPE \(name) \(family.type.rawValue)\n".utf8
+            for (key, sample) in family.samples.sorted(by: { $0.key < $1.key }) {
+                output += name.utf8
+                output += key.utf8
+                output.append(UInt8(ascii: " "))
+                output += Self.valueText(sample.value).utf8
+                output.append(UInt8(ascii: "\n"))
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     // MARK: text rules
@@ -69,6 +77,17 @@ public struct Exposition: Sendable {
     /// `[a-zA-Z_][a-zA-Z0-9_]*`.
     static func labelName(_ text: String) -> String {
         sanitize(text, allowColon: false)
+    }
+
+    /// True when `text` is already a valid name (the common case: no copy is made).
+    static func isClean(_ text: String, allowColon: Bool) -> Bool {
+        var first = true
+        for byte in text.utf8 {
+            let letter = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F || (allowColon && byte == 0x3A)
+            guard letter || (!first && byte >= 0x30 && byte <= 0x39) else { return false }
+            first = false
+        }
+        return !first
     }
 
     private static func sanitize(_ text: String, allowColon: Bool) -> String {
@@ -87,6 +106,7 @@ public struct Exposition: Sendable {
     }
 
     static func escapeLabelValue(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x22 || $0 == 0x0A }) else { return text }
         var result = ""
         for character in text {
             switch character {
