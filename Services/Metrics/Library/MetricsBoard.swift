@@ -93,37 +93,39 @@ public final class MetricsBoard: @unchecked Sendable {
         locked { ["messages": messages, "servicesSeen": services.count, "devicesTracked": fixes.count, "devicesEvicted": evicted] }
     }
 
-    /// The exposition of everything known at wall time `now`.
+    /// The exposition of everything known at wall time `now`. The state is copied under the
+    /// lock (copy-on-write: cheap) and rendered outside it, so a scrape never holds up the bus thread.
     public func exposition(now: Double) -> Exposition {
-        locked {
-            var out = Exposition()
-            for (src, entry) in services { add(entry, src: src, now: now, to: &out) }
-            for (sink, counts) in notifications {
-                for status in NotificationStatus.allCases {
-                    out.add("locus_notifications_total", .counter, help: "Notification deliveries recorded on notify.<sink>, by sink and status.",
-                            labels: [("sink", sink), ("status", status.rawValue)], value: Double(counts[status] ?? 0))
-                }
-            }
-            for kind in RegionEventKind.allCases {
-                out.add("locus_geofence_events_total", .counter, help: "Region events seen on region.event.*, by kind.",
-                        labels: [("kind", kind.rawValue)], value: Double(geofenceEvents[kind] ?? 0))
-            }
-            for (device, fix) in fixes {
-                out.add("locus_fix_age_seconds", .gauge, help: "Seconds since the time of the device's newest fused fix.",
-                        labels: [("device", device)], value: max(0, now - fix.t))
-                out.add("locus_fix_horizontal_accuracy_meters", .gauge, help: "Horizontal accuracy (68 %) of the device's newest fused fix.",
-                        labels: [("device", device)], value: fix.hacc)
-            }
-            for (service, codes) in errors {
-                for (code, count) in codes {
-                    out.add("locus_errors_total", .counter, help: "Problems reported on error.<service>, by service and code.",
-                            labels: [("service", service), ("code", code)], value: Double(count))
-                }
-            }
-            out.add("locus_metrics_messages_total", .counter, help: "Bus messages the exporter read.", value: Double(messages))
-            out.add("locus_metrics_devices_evicted_total", .counter, help: "Devices forgotten to stay within --max-devices.", value: Double(evicted))
-            return out
+        let (services, notifications, geofenceEvents, fixes, errors, messages, evicted) = locked {
+            (self.services, self.notifications, self.geofenceEvents, self.fixes, self.errors, self.messages, self.evicted)
         }
+        var out = Exposition()
+        for (src, entry) in services { add(entry, src: src, now: now, to: &out) }
+        for (sink, counts) in notifications {
+            for status in NotificationStatus.allCases {
+                out.add("locus_notifications_total", .counter, help: "Notification deliveries recorded on notify.<sink>, by sink and status.",
+                        labels: [("sink", sink), ("status", status.rawValue)], value: Double(counts[status] ?? 0))
+            }
+        }
+        for kind in RegionEventKind.allCases {
+            out.add("locus_geofence_events_total", .counter, help: "Region events seen on region.event.*, by kind.",
+                    labels: [("kind", kind.rawValue)], value: Double(geofenceEvents[kind] ?? 0))
+        }
+        for (device, fix) in fixes {
+            out.add("locus_fix_age_seconds", .gauge, help: "Seconds since the time of the device's newest fused fix.",
+                    labels: [("device", device)], value: max(0, now - fix.t))
+            out.add("locus_fix_horizontal_accuracy_meters", .gauge, help: "Horizontal accuracy (68 %) of the device's newest fused fix.",
+                    labels: [("device", device)], value: fix.hacc)
+        }
+        for (service, codes) in errors {
+            for (code, count) in codes {
+                out.add("locus_errors_total", .counter, help: "Problems reported on error.<service>, by service and code.",
+                        labels: [("service", service), ("code", code)], value: Double(count))
+            }
+        }
+        out.add("locus_metrics_messages_total", .counter, help: "Bus messages the exporter read.", value: Double(messages))
+        out.add("locus_metrics_devices_evicted_total", .counter, help: "Devices forgotten to stay within --max-devices.", value: Double(evicted))
+        return out
     }
 
     private func add(_ entry: ServiceHealth, src: String, now: Double, to out: inout Exposition) {
