@@ -49,7 +49,7 @@ let transport: [Target] = [
 // `make` builds with SwiftPM's explicit import check, so an undeclared import fails too.
 let serviceLogicMayUse: Set<String> = ["LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusNet", "LocusMQTT", "CSQLite", "CMosquitto", "CCurl"]
 let serviceLogic: [Target] = [
-    .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusNet", "LocusMQTT"], path: "Services/Provider/Library"),
+    .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusStore", "LocusNet", "LocusMQTT"], path: "Services/Provider/Library"),
     .target(name: "LocusFusion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Fusion/Library"),
     .target(name: "LocusGeofence", dependencies: ["LocusStore", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Geofence/Library"),
     .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Motion/Library"),
@@ -63,7 +63,10 @@ let serviceLogic: [Target] = [
 let busPrograms: [Target] = [
     .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusService", "LocusProtocol"], path: "Services/Broker/Library"),
     .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusService", "LocusBus", "LocusNet"], path: "Services/Map/Library"),
-    .target(name: "LocusCLI", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusService", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion", "LocusGeofence", "LocusMap", "LocusNet"], path: "Services/CLI/Library"),
+    .target(name: "LocusCLI", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusBus", "LocusProvider", "LocusMap", "LocusNet"], path: "Services/CLI/Library"),
+    // Benchmarks and evaluations: every service's logic measured beside a peer. Their own
+    // program, so the command line and the services carry none of it.
+    .target(name: "LocusBench", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion", "LocusGeofence"], path: "Services/Bench/Library"),
 ]
 
 // MARK: layer 6 — thin executables: a service's logic on the runtime.
@@ -77,6 +80,7 @@ let executables: [Target] = [
     .executableTarget(name: "locus-gpsd", dependencies: ["LocusGpsd", "LocusBus", "LocusService", "LocusNet", "LocusProtocol"], path: "Services/Gpsd/Executable"),
     .executableTarget(name: "locus-metrics", dependencies: ["LocusMetrics", "LocusBus", "LocusService", "LocusNet"], path: "Services/Metrics/Executable"),
     .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
+    .executableTarget(name: "locus-bench", dependencies: ["LocusBench"], path: "Services/Bench/Executable"),
 ]
 
 // MARK: tests — unit tests next to what they test; integration tests (Python) start real processes.
@@ -88,7 +92,8 @@ let tests: [Target] = [
     .testTarget(name: "LocusServiceTests", dependencies: ["LocusService", "LocusProtocol"], path: "Tests/LocusServiceTests"),
     .testTarget(name: "LocusBusTests", dependencies: ["LocusBus", "LocusService", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBusTests"),
     .testTarget(name: "LocusBrokerTests", dependencies: ["LocusBroker", "LocusBus", "LocusService", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBrokerTests"),
-    .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusService", "LocusProtocol", "LocusNet"], path: "Tests/LocusProviderTests"),
+    .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusService", "LocusProtocol", "LocusGeo", "LocusStore", "LocusNet"],
+                path: "Tests/LocusProviderTests", exclude: ["Fixtures"]),
     .testTarget(name: "LocusFusionTests", dependencies: ["LocusFusion", "LocusProtocol", "LocusGeo", "LocusService"], path: "Tests/LocusFusionTests"),
     .testTarget(name: "LocusGeofenceTests", dependencies: ["LocusGeofence", "LocusProtocol", "LocusGeo", "LocusService", "LocusStore"], path: "Tests/LocusGeofenceTests"),
     .testTarget(name: "LocusMotionTests", dependencies: ["LocusMotion", "LocusProtocol", "LocusGeo", "LocusService"], path: "Tests/LocusMotionTests"),
@@ -96,7 +101,7 @@ let tests: [Target] = [
     .testTarget(name: "LocusMapTests", dependencies: ["LocusMap", "LocusNet", "LocusProtocol", "LocusService", "LocusBus", "CZeroMQ"], path: "Tests/LocusMapTests"),
     .testTarget(name: "LocusNetTests", dependencies: ["LocusNet", "LocusService"], path: "Tests/LocusNetTests"),
     .testTarget(name: "LocusMetricsTests", dependencies: ["LocusMetrics", "LocusNet", "LocusProtocol", "LocusService"], path: "Tests/LocusMetricsTests"),
-    .testTarget(name: "LocusCLITests", dependencies: ["LocusCLI", "LocusService"], path: "Tests/LocusCLITests"),
+    .testTarget(name: "LocusBenchTests", dependencies: ["LocusBench", "LocusGeo", "LocusFusion", "LocusProvider", "LocusProtocol", "LocusService"], path: "Tests/LocusBenchTests"),
     .testTarget(name: "LocusGpsdTests", dependencies: ["LocusGpsd", "LocusProtocol", "LocusService", "LocusProvider"], path: "Tests/LocusGpsdTests"),
 ]
 
@@ -142,6 +147,7 @@ let package = Package(
         .executable(name: "locus-bus", targets: ["locus-bus"]),
         .executable(name: "locus-provider", targets: ["locus-provider"]),
         .executable(name: "locus", targets: ["locus"]),
+        .executable(name: "locus-bench", targets: ["locus-bench"]),
         .executable(name: "locus-fusion", targets: ["locus-fusion"]),
         .executable(name: "locus-notifier", targets: ["locus-notifier"]),
         .executable(name: "locus-motion", targets: ["locus-motion"]),

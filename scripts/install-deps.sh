@@ -23,6 +23,7 @@ debian_packages+=(chromium)  # headless browser for the map page test (Tests/Int
 # gpsd's own clients and GeoClue for locus-gpsd's tests (Tests/IntegrationTests/test_gpsd*.py):
 # cgps (gpsd-tools) run under tmux, the Python client, GeoClue 2 and its demo client where-am-i.
 debian_packages+=(gpsd-tools python3-gps tmux geoclue-2.0 geoclue-2-demo)
+debian_packages+=(sqlite3)  # the peer of the cell-import benchmark (locus bench network)
 python_packages=(pyzmq geographiclib shapely pytest jsonschema nats-py)
 python_modules="zmq, geographiclib, shapely, pytest, jsonschema, nats"
 

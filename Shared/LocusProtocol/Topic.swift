@@ -10,6 +10,7 @@ public enum Topic {
     public static let locationFusedPrefix = "location.fused."
     public static let locationApproxPrefix = "location.approx."
     public static let locationSignificantPrefix = "location.significant."
+    public static let locationLatePrefix = "location.late."
     public static let visitPrefix = "visit."
     public static let motionPrefix = "motion."
     public static let controlPrefix = "control."
@@ -31,6 +32,8 @@ public enum Topic {
     public static func locationFused(_ device: String) -> String { locationFusedPrefix + device }
     public static func locationApprox(_ device: String) -> String { locationApproxPrefix + device }
     public static func locationSignificant(_ device: String) -> String { locationSignificantPrefix + device }
+    /// Real fixes that arrived after newer ones of their device: history, not the current position.
+    public static func locationLate(_ device: String) -> String { locationLatePrefix + device }
     public static func visit(_ device: String) -> String { visitPrefix + device }
     public static func motion(_ device: String) -> String { motionPrefix + device }
     public static func control(_ device: String) -> String { controlPrefix + device }

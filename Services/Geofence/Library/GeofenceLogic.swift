@@ -18,18 +18,20 @@ public struct GeofenceLogic: ServiceLogic {
     /// batch in one transaction. Only for a runtime that holds every message of a batch
     /// until `flush` (`ServiceRuntime` does); false commits after every input.
     public var commitsOnFlush = false
-    private let hysteresis: Hysteresis
+    let hysteresis: Hysteresis
     private let persistence: (any GeofencePersistence)?
     /// Device name → position in `trackers`: one string hash per fix, then array access.
     private var deviceNumbers: [String: Int] = [:]
-    private var trackers: [DeviceTracker] = []
-    private var counters = GeofenceCounters()
+    var trackers: [DeviceTracker] = []
+    var counters = GeofenceCounters()
     private var storageProblem: String?
-    private var scratch: [Int] = []
+    var scratch: [Int] = []
+    /// Per device number: what its late fixes said about each region so far (`LateCrossings`).
+    var lateHistory: [Int: [Int: LateCrossings.Verdict]] = [:]
     private var gathered: [RegionEssentials] = []
     private var pending = PersistenceBatch()
 
-    public let subscriptions = [Topic.locationFusedPrefix, Topic.regionCmd, Topic.authStatusPrefix]
+    public let subscriptions = [Topic.locationFusedPrefix, Topic.locationLatePrefix, Topic.regionCmd, Topic.authStatusPrefix]
     /// A fleet's fixes keep the logic busy on its own: decoding the next batch runs beside it.
     public var receivesOnReaderThread: Bool { true }
 
@@ -87,6 +89,9 @@ public struct GeofenceLogic: ServiceLogic {
         case .location(let fix) where topic.hasPrefix(Topic.locationFusedPrefix):
             counters.fixes += 1
             process(fix, t: message.envelope.t, into: &out)
+        case .location(let fix) where topic.hasPrefix(Topic.locationLatePrefix):
+            counters.fixes += 1
+            processLate(fix, t: message.envelope.t, number: deviceNumber(fix.device), into: &out)
         case .regionAdd(let command) where topic == Topic.regionCmd:
             counters.commands += 1
             add(command, id: message.envelope.id, t: message.envelope.t, into: &out)
@@ -139,7 +144,7 @@ public struct GeofenceLogic: ServiceLogic {
         let owner = command.owner
         guard gate.allowsMonitoring(owner) else {
             fail(owner: owner, regionId: command.region.id,
-                 RegionRejection(.notAuthorized, "owner \(owner) has authorization \(gate.status(of: owner).rawValue), region monitoring needs always"),
+                 RegionRejection(.notAuthorized, gate.refusal(owner)),
                  re: id, t: t, into: &out)
             return
         }
@@ -184,7 +189,7 @@ public struct GeofenceLogic: ServiceLogic {
         let owner = command.owner
         guard gate.allowsMonitoring(owner) else {
             fail(owner: owner, regionId: command.regionId ?? "*",
-                 RegionRejection(.notAuthorized, "owner \(owner) is not authorized for region monitoring"), re: id, t: t, into: &out)
+                 RegionRejection(.notAuthorized, gate.refusal(owner)), re: id, t: t, into: &out)
             return
         }
         let regions = command.regionId.map { store.region(RegionKey(owner: owner, id: $0)).map { [$0] } ?? [] } ?? store.regions(of: owner)
@@ -207,9 +212,11 @@ public struct GeofenceLogic: ServiceLogic {
         let fix = FixRef(lat: location.lat, lon: location.lon, hacc: location.hacc, t: t)
         let number = deviceNumber(device)
         if let last = trackers[number].lastFix, t < last.t {
-            counters.staleFixes += 1  // out of order: time logic only moves forward
+            // Out of order: time logic only moves forward; an older fix is history.
+            processLate(location, t: t, number: number, into: &out)
             return
         }
+        if lateHistory[number] != nil { lateHistory[number] = nil }  // a current fix ends a run of late ones
         if let zone = trackers[number].quiet,
            zone.admits(point, t: t, marginMeters: hysteresis.marginMeters(hacc: location.hacc), revision: store.revision) {
             counters.quietFixes += 1
@@ -297,7 +304,7 @@ public struct GeofenceLogic: ServiceLogic {
     /// the sign sets the crossing, and ± the fix's margin); only then is the exact geodesic
     /// computed. Elsewhere the value differs from the exact one by micrometres, which
     /// moves an interpolated crossing time by nothing measurable.
-    private func signedDistance(_ region: RegionEssentials, slot: Int, _ point: Coordinate, marginMeters margin: Double) -> Double {
+    func signedDistance(_ region: RegionEssentials, slot: Int, _ point: Coordinate, marginMeters margin: Double) -> Double {
         if let circle = region.circle {
             let (estimate, error) = circle.signedDistanceEstimate(point)
             return Self.needsExact(estimate, error: error, margin: margin) ? circle.signedDistance(point) : estimate
@@ -366,7 +373,7 @@ public struct GeofenceLogic: ServiceLogic {
         }
     }
 
-    private mutating func emit(slot: Int, device: String, kind: RegionEventKind, state: RegionState,
+    mutating func emit(slot: Int, device: String, kind: RegionEventKind, state: RegionState,
                                cause: RegionEventCause, fix: FixRef, crossingTime: Double?, into out: inout [Outbound]) {
         guard let region = store.filed(inSlot: slot)?.monitored else { return }
         let owner = region.key.owner

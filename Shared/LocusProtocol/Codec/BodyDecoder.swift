@@ -102,7 +102,7 @@ enum BodyDecoder {
             course: try fields.optionalDouble("course"), courseAcc: try fields.optionalDouble("courseAcc"),
             mode: try fields.optionalString("mode"), sats: try fields.optionalInt("sats"),
             hdop: try fields.optionalDouble("hdop"), tier: try fields.optionalString("tier"),
-            age: try fields.optionalDouble("age"))
+            age: try fields.optionalDouble("age"), timeSource: try fields.optionalString("timeSource"))
     }
 
     private static func regionEvent(_ fields: FieldReader) throws(ProtocolError) -> RegionEvent {

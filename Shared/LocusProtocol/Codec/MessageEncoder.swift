@@ -134,6 +134,7 @@ enum MessageEncoder {
         writer.field("hdop", location.hdop)
         writer.field("tier", location.tier)
         writer.field("age", location.age)
+        writer.field("timeSource", location.timeSource)
     }
 
     private static func write(_ region: Region, into writer: inout JSONWriter) {

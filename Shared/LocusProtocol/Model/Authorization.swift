@@ -53,6 +53,10 @@ public struct TemporaryFull: Sendable, Equatable {
 
 /// A client's current authorization. Type "auth.status" on `auth.status.<client>`.
 public struct AuthStatus: Sendable, Equatable {
+    /// The command a person runs to grant `level` to `client` (`locus auth grant world always`),
+    /// so every refusal for want of authorization can say exactly what to do.
+    public static func grantCommand(client: String, level: String) -> String { "locus auth grant \(client) \(level)" }
+
     public var client: String
     public var status: AuthorizationStatus
     public var accuracy: AccuracyAuthorization

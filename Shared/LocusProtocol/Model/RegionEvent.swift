@@ -34,6 +34,9 @@ public enum RegionEventCause: String, Sendable, Equatable, CaseIterable {
     case recovered
     /// Asked for with `region.requestState`.
     case requested
+    /// Found in fixes that arrived after newer ones (a device uploading what it buffered):
+    /// a crossing in the past, reported when its fixes came in.
+    case late
 }
 
 /// A region transition or state report. Type "region.event" on `region.event.<owner>`.

@@ -114,6 +114,7 @@ extension Location {
         if let hdop { try check.nonNegative(hdop, "hdop") }
         if let tier { try check.word(tier, "tier", in: Location.tiers) }
         if let age { try check.nonNegative(age, "age") }
+        if let timeSource { try check.word(timeSource, "timeSource", in: Location.timeSources) }
     }
 }
 

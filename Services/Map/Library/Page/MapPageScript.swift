@@ -84,10 +84,21 @@ enum MapPageScript {
     const d = device(m.device);
     Object.assign(d, { lat: m.lat, lon: m.lon, hacc: m.hacc, source: m.source, mode: m.mode || null, t: m.t, tier: tierOf(m) });
     d.degraded = ["dr", "cache"].includes(m.mode) || ["dr", "cache"].includes(m.source);
-    d.track.push([m.lat, m.lon]);
+    d.track.push([m.lat, m.lon, m.t]);
     if (d.track.length > TRACK_LENGTH) d.track.shift();
     d.updates += 1;
     if (state.selected === null) state.selected = m.device;
+  }
+
+  // A late fix is history: it joins the track at its time; the marker stays on the newest fix.
+  function onLate(m) {
+    const d = device(m.device);
+    let at = d.track.length;
+    while (at > 0 && d.track[at - 1][2] > m.t) at -= 1;
+    if (at === 0 && d.track.length >= TRACK_LENGTH) return;
+    d.track.splice(at, 0, [m.lat, m.lon, m.t]);
+    if (d.track.length > TRACK_LENGTH) d.track.shift();
+    if (d.lat === undefined) Object.assign(d, { lat: m.lat, lon: m.lon, hacc: m.hacc, source: m.source, t: m.t, tier: tierOf(m) });
   }
 
   function onMotion(m) {
@@ -97,7 +108,7 @@ enum MapPageScript {
   }
 
   function onHealth(m) {
-    state.health.set(m.service, { state: m.state, t: m.t, src: m.src });
+    state.health.set(m.service, { state: m.state, t: m.t, src: m.src, sender: m.sender });
   }
 
   function regionKey(owner, id) { return owner + "\u0000" + id; }
@@ -368,7 +379,8 @@ enum MapPageScript {
       li.className = "health-" + h.state;
       li.dataset.service = service;
       li.dataset.state = h.state;
-      li.textContent = service + ": " + h.state;
+      if (h.sender) li.dataset.sender = h.sender;
+      li.textContent = service + ": " + h.state + (h.sender ? " (from " + h.sender + ")" : "");
       health.appendChild(li);
     }
     const degraded = [...state.devices.values()].filter((d) => d.degraded);
@@ -430,7 +442,7 @@ enum MapPageScript {
 
   function connect() {
     const source = new EventSource("/events");
-    const handlers = { location: onLocation, motion: onMotion, health: onHealth, region: onRegion, regionEvent: onRegionEvent };
+    const handlers = { location: onLocation, late: onLate, motion: onMotion, health: onHealth, region: onRegion, regionEvent: onRegionEvent };
     for (const [kind, handler] of Object.entries(handlers)) {
       source.addEventListener(kind, (e) => {
         let body;

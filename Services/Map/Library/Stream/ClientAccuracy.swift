@@ -10,4 +10,10 @@ public enum ClientAccuracy: String, Sendable, Equatable, CaseIterable {
         case .reduced: return "location.approx."
         }
     }
+
+    /// Late fixes (history uploaded after newer fixes) for the track, nil for a reduced viewer:
+    /// they are fine positions.
+    public var latePrefix: String? {
+        self == .full ? "location.late." : nil
+    }
 }

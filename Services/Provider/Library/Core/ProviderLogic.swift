@@ -4,7 +4,8 @@ public import LocusProtocol
 /// The provider's service logic: receives its sources' fixes (delivered on
 /// `location.raw.<device>` by `SourceContext`) and `control.<device>` from the bus, applies
 /// the `ControlPolicy`, and publishes what passes. Health says which plugin runs, what
-/// control is applied, and whether the receiver has a fix.
+/// control is applied, and whether the receiver has a fix. A source that learns from the
+/// device's fused fixes (the network plugins) gets them through `fusedFixes`.
 ///
 /// A plugin whose fixes name their own device (`namesDevices`: phones reporting through
 /// OwnTracks or OsmAnd) gets one policy per device, and every device's control.
@@ -17,11 +18,13 @@ public struct ProviderLogic: ServiceLogic {
     public static let maximumDevices = 10_000
     private var policies: [String: ControlPolicy] = [:]
     public private(set) var counts: [String: Int] = [:]
+    public let fusedFixes: FusedFixMailbox?
 
-    public init(device: String, plugin: String, status: SourceStatus, namesDevices: Bool = false) {
+    public init(device: String, plugin: String, status: SourceStatus, fusedFixes: FusedFixMailbox? = nil, namesDevices: Bool = false) {
         self.device = device
         self.plugin = plugin
         self.status = status
+        self.fusedFixes = fusedFixes
         self.namesDevices = namesDevices
     }
 
@@ -32,7 +35,9 @@ public struct ProviderLogic: ServiceLogic {
 
     public var policy: ControlPolicy { policy() }
 
-    public var subscriptions: [String] { [namesDevices ? Topic.controlPrefix : Topic.control(device)] }
+    public var subscriptions: [String] {
+        [namesDevices ? Topic.controlPrefix : Topic.control(device)] + (fusedFixes == nil ? [] : [Topic.locationFused(device)])
+    }
 
     public mutating func receive(_ message: Message, topic: String, now: Double) -> [Outbound] {
         switch message.body {
@@ -56,6 +61,11 @@ public struct ProviderLogic: ServiceLogic {
                 return []
             }
             return [Outbound(topic: topic, body: .location(location), t: message.envelope.t)]
+        case .location(let location) where topic == Topic.locationFused(device):
+            guard let fusedFixes, location.device == device else { return [] }
+            fusedFixes.post(location, t: message.envelope.t)
+            counts["fusedFixes", default: 0] += 1
+            return []
         default:
             return []
         }
@@ -87,6 +97,7 @@ public struct ProviderLogic: ServiceLogic {
             detail["control"] = policy.summary
         }
         if let note = snapshot.note { detail["note"] = note }
+        for (key, value) in snapshot.remarks { detail[key] = value }
         return detail
     }
 }

@@ -53,6 +53,18 @@ public final class SourceContext: @unchecked Sendable {
         sink(.problem(code: code, message: message))
     }
 
+    /// Repairs a fix time with `rollover` against the system clock; the first repair is
+    /// reported once on `error.provider` and stays in health (`detail.rollover`).
+    public func repairRollover(_ t: Double, with rollover: inout WeekRollover, now: Double) -> Double {
+        let (repaired, first) = rollover.repair(t, now: now)
+        if first, let weeks = rollover.weeks {
+            let text = WeekRollover.describe(weeks: weeks, from: t, to: repaired)
+            status.setRemark("rollover", "+\(weeks) weeks")
+            problem(code: "weekRollover", text)
+        }
+        return repaired
+    }
+
     /// Says the source has ended (end of a replayed file).
     public func finish() {
         status.set(.finished)
