@@ -300,10 +300,3 @@ public final class MapServer: @unchecked Sendable {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 }
-
-/// A failure to start or run the map server, for a person.
-public struct MapServerError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
