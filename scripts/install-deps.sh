@@ -17,6 +17,7 @@ debian_packages+=(ca-certificates)  # the CAs webhooks to https:// receivers are
 # openssl makes the test CA and certificates, curl speaks the OsmAnd protocol, prometheus scrapes
 # locus-metrics and gives promtool.
 debian_packages+=(openssl curl prometheus)
+debian_packages+=(tzdata)  # the zone rules region activeHours are read in (Foundation TimeZone; ActiveHoursTests)
 debian_packages+=(dbus dbus-daemon dbus-bin libnotify-bin libglib2.0-bin)  # dbus-run-session, dbus-monitor, notify-send, gdbus for the desktop sink test
 debian_packages+=(iproute2 systemd)  # ip netns for the multi-host test, systemd-analyze for the unit check
 debian_packages+=(chromium)  # headless browser for the map page test (Tests/IntegrationTests/test_map_browser.py)

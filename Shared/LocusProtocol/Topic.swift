@@ -6,6 +6,8 @@ public enum Topic {
 
     // MARK: - Prefixes (subscribe to these to get every device/owner/…)
 
+    /// Every position stream (raw, fused, approx, significant, late).
+    public static let locationPrefix = "location."
     public static let locationRawPrefix = "location.raw."
     public static let locationFusedPrefix = "location.fused."
     public static let locationApproxPrefix = "location.approx."
@@ -17,6 +19,11 @@ public enum Topic {
     public static let regionStatePrefix = "region.state."
     public static let regionEventPrefix = "region.event."
     public static let authStatusPrefix = "auth.status."
+    public static let authPendingPrefix = "auth.pending."
+    /// Every region topic: commands, replies and events.
+    public static let regionPrefix = "region."
+    /// What the bus itself answers (replays and their markers).
+    public static let busPrefix = "bus."
     public static let notifyPrefix = "notify."
     public static let healthPrefix = "health."
     public static let errorPrefix = "error."
@@ -25,6 +32,8 @@ public enum Topic {
     public static let regionCmd = "region.cmd"
     /// Where clients and administrators send authorization commands.
     public static let authCmd = "auth.cmd"
+    /// Where clients ask the notifier for a notification or a destination.
+    public static let notifyRequest = "notify.request"
 
     // MARK: - Builders (ids are not checked here: validate the message or use `isValidID`)
 
@@ -40,6 +49,7 @@ public enum Topic {
     public static func regionState(_ owner: String) -> String { regionStatePrefix + owner }
     public static func regionEvent(_ owner: String) -> String { regionEventPrefix + owner }
     public static func authStatus(_ client: String) -> String { authStatusPrefix + client }
+    public static func authPending(_ client: String) -> String { authPendingPrefix + client }
     public static func notify(_ sink: String) -> String { notifyPrefix + sink }
     public static func health(_ service: String) -> String { healthPrefix + service }
     public static func error(_ service: String) -> String { errorPrefix + service }

@@ -21,11 +21,15 @@ enum GeofenceBench {
             OptionSpec("--side-km", value: "KM", help: "side of the square the bus run's regions and devices fill", default: "50"),
             OptionSpec("--seed", value: "N", help: "random seed", default: "42"),
             OptionSpec("--skip-bus", help: "only the kernel comparison"),
+            OptionSpec("--polygons", value: "FILE", help: "polygons from a GeoJSON file instead (see --polygons FILE --help)"),
+            OptionSpec("--generate", value: "KIND", help: "with --polygons: first write a seeded scene to FILE (world or city)"),
             OptionSpec("--help", help: "print this help and exit"),
         ],
         footer: "Needs python3 with shapely for the peer, and locus-bus/locus-geofence beside locus for the bus run.")
 
     static func run(_ arguments: [String]) -> Int32 {
+        // Polygons from a file are a bench of their own (PolygonBench).
+        if arguments.contains("--polygons") { return PolygonBench.run(arguments) }
         let options = ServiceProgram.parseOrExit(spec, arguments: arguments)
         let circles, points, devices, fixes, samples: Int
         let seed: UInt64

@@ -23,6 +23,13 @@ public enum GeofenceKernelBench {
         /// Wall-clock time of the queries, including time the thread waited for a core.
         public var wallSeconds: Double
 
+        public init(points: Int, hits: Int, cpuSeconds: Double, wallSeconds: Double) {
+            self.points = points
+            self.hits = hits
+            self.cpuSeconds = cpuSeconds
+            self.wallSeconds = wallSeconds
+        }
+
         public var pointsPerCPUSecond: Double { Double(points) / max(cpuSeconds, 1e-9) }
         public var pointsPerWallSecond: Double { Double(points) / max(wallSeconds, 1e-9) }
     }

@@ -126,8 +126,8 @@ extension Broker {
             ? healthSenders.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") : "local"
     }
 
-    static let healthRoot = Array("health.".utf8)
-    static let regionRoot = Array("region.".utf8)
+    static let healthRoot = Array(Topic.healthPrefix.utf8)
+    static let regionRoot = Array(Topic.regionPrefix.utf8)
 
     /// Remembers who sent each service's health, so `locus doctor` and the map can say it (health.bus detail `senders`).
     private func noteHealthSender(topic: UnsafeRawBufferPointer, sender: ClientIdentity) {
@@ -207,7 +207,7 @@ extension Broker {
                      + (status.temporaryFull.map { ", temporary full for \($0.purpose)" } ?? ""))
             publish(.authStatus(status), topic: Topic.authStatus(client), on: backend, now: now)
             publish(.other(type: "auth.pending", fields: enforcement.authority.pendingFields(of: client)),
-                    topic: "auth.pending." + client, on: backend, now: now)
+                    topic: Topic.authPendingPrefix + client, on: backend, now: now)
             if let entry = enforcement.authority.allowList.byName[client] {
                 enforcement.accessChanged(client, before: before[client],
                                           after: enforcement.policy(of: entry.identity, now: now))

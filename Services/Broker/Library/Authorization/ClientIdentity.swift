@@ -1,3 +1,4 @@
+import LocusProtocol
 /// What a key may do beyond being an app (docs/security.md).
 public enum ClientRole: String, Sendable, Equatable, CaseIterable {
     /// May send `auth.set` (the person deciding, via `locus auth`).
@@ -41,14 +42,14 @@ public enum PublishDecision: Sendable, Equatable {
     /// scope publishes positions and motion for those devices only.
     public static func decide<Bytes: Collection<UInt8>>(topic: Bytes, sender: ClientIdentity) -> PublishDecision {
         func has(_ prefix: String) -> Bool { topic.starts(with: prefix.utf8) }
-        if has("auth.status.") || has("auth.pending.") {
+        if has(Topic.authStatusPrefix) || has(Topic.authPendingPrefix) {
             return .refuse(code: "forged", reason: "only the bus publishes auth.status and auth.pending")
         }
-        if topic.elementsEqual("auth.cmd".utf8) { return .authCommand }
-        if topic.elementsEqual("region.cmd".utf8) { return .regionCommand }
+        if topic.elementsEqual(Topic.authCmd.utf8) { return .authCommand }
+        if topic.elementsEqual(Topic.regionCmd.utf8) { return .regionCommand }
         if sender.isTrusted { return .forward }
         let isProvider = sender.roles.contains(.provider)
-        for root in ["location.raw.", "motion."] where has(root) {
+        for root in [Topic.locationRawPrefix, Topic.motionPrefix] where has(root) {
             guard isProvider else {
                 return .refuse(code: "notAuthorized", reason: "publishing location.raw and motion needs the provider role")
             }
@@ -59,13 +60,13 @@ public enum PublishDecision: Sendable, Equatable {
             }
             return .forward
         }
-        if has("health.") || has("error.") {
-            if isProvider && (topic.elementsEqual("health.provider".utf8) || topic.elementsEqual("error.provider".utf8)) {
+        if has(Topic.healthPrefix) || has(Topic.errorPrefix) {
+            if isProvider && (topic.elementsEqual(Topic.health("provider").utf8) || topic.elementsEqual(Topic.error("provider").utf8)) {
                 return .forward
             }
             return .refuse(code: "forged", reason: "only services publish health and error (\(String(decoding: Array(topic), as: UTF8.self)))")
         }
-        if topic.elementsEqual("notify.request".utf8) { return .forward }
+        if topic.elementsEqual(Topic.notifyRequest.utf8) { return .forward }
         return .refuse(code: "notAuthorized", reason: "clients may not publish on this topic")
     }
 }

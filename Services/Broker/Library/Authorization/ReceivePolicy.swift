@@ -1,3 +1,4 @@
+import LocusProtocol
 /// What one client may receive, as topic prefixes an XPUB can grant (docs/security.md,
 /// the topic table).
 ///
@@ -20,14 +21,14 @@ public struct ReceivePolicy: Sendable, Equatable {
     /// Everything, unguarded: trusted services and the local identity.
     public static let everything = ReceivePolicy(guardedRoots: [], allowed: [])
 
-    public static let locationRoots = ["location.", "visit."]
+    public static let locationRoots = [Topic.locationPrefix, Topic.visitPrefix]
     /// Device families a scope narrows (the device id follows the root).
-    public static let deviceRoots = ["location.raw.", "location.fused.", "location.approx.", "location.significant.",
-                                     "visit.", "motion.", "control."]
-    public static let ownerRoots = ["region.state.", "region.event.", "auth.status.", "auth.pending."]
+    public static let deviceRoots = [Topic.locationRawPrefix, Topic.locationFusedPrefix, Topic.locationApproxPrefix, Topic.locationSignificantPrefix,
+                                     Topic.visitPrefix, Topic.motionPrefix, Topic.controlPrefix]
+    public static let ownerRoots = [Topic.regionStatePrefix, Topic.regionEventPrefix, Topic.authStatusPrefix, Topic.authPendingPrefix]
     /// What services say to each other: other apps' region commands (with their shapes), notifications
     /// (the notifier's deliveries and apps' requests) and the bus's replays. Services and administrators only.
-    public static let serviceRoots = ["region.cmd", "notify.", "bus."]
+    public static let serviceRoots = [Topic.regionCmd, Topic.notifyPrefix, Topic.busPrefix]
     static let alphabet: [UInt8] = Array(0x21...0x7e) + Array(0x80...0xff)
 
     public init(guardedRoots: [[UInt8]], allowed: [[UInt8]]) {
@@ -54,12 +55,12 @@ public struct ReceivePolicy: Sendable, Equatable {
         let tierRoots: [String]
         switch tier {
         case .none: tierRoots = []
-        case .reduced: tierRoots = ["location.approx."]
+        case .reduced: tierRoots = [Topic.locationApproxPrefix]
         case .full: tierRoots = scope == nil ? locationRoots : Array(deviceRoots.prefix(5))
         }
         if let scope {
-            roots += ["motion.", "control."].map(bytes)
-            for root in tierRoots + ["motion.", "control."] {
+            roots += [Topic.motionPrefix, Topic.controlPrefix].map(bytes)
+            for root in tierRoots + [Topic.motionPrefix, Topic.controlPrefix] {
                 allowed += scope.grantSuffixes.map { bytes(root) + $0 }
             }
         } else {
@@ -67,9 +68,9 @@ public struct ReceivePolicy: Sendable, Equatable {
         }
         if allOwners { allowed += serviceRoots.map(bytes) }
         let owner = allOwners ? "" : name
-        allowed += [bytes("auth.status." + owner), bytes("auth.pending." + owner)]
-        if authorized || allOwners { allowed.append(bytes("region.state." + owner)) }
-        if tier == .full { allowed.append(bytes("region.event." + owner)) }
+        allowed += [bytes(Topic.authStatusPrefix + owner), bytes(Topic.authPendingPrefix + owner)]
+        if authorized || allOwners { allowed.append(bytes(Topic.regionStatePrefix + owner)) }
+        if tier == .full { allowed.append(bytes(Topic.regionEventPrefix + owner)) }
         return ReceivePolicy(guardedRoots: roots, allowed: allowed)
     }
 

@@ -48,7 +48,7 @@ public final class Broker {
         self.configuration = configuration
         self.log = log
         var prefixes = configuration.cachePrefixes
-        prefixes.append("auth.pending.")
+        prefixes.append(Topic.authPendingPrefix)
         cache = LastValueCache(prefixes: prefixes, capacity: configuration.cacheCapacity)
         replayRing = ReplayRing(prefixes: configuration.replayPrefixes, capacity: configuration.replayCapacity,
                                 maxAgeSeconds: configuration.replayMaxAgeSeconds)

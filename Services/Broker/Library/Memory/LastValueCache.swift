@@ -1,9 +1,10 @@
+import LocusProtocol
 /// The newest body of each cached topic, so a subscriber that joins late gets the
 /// current state at once instead of waiting for the next update (the ZeroMQ guide's
 /// last-value cache). Only state-like topics are cached: positions, authorization,
 /// region replies and health — never events, which must not be replayed as new.
 public struct LastValueCache: Sendable {
-    public static let defaultPrefixes = ["location.", "auth.status.", "region.state.", "health."]
+    public static let defaultPrefixes = [Topic.locationPrefix, Topic.authStatusPrefix, Topic.regionStatePrefix, Topic.healthPrefix]
 
     private let prefixes: TopicPrefixes
     private var entries: [TopicKey: [UInt8]] = [:]

@@ -1,3 +1,4 @@
+import LocusProtocol
 /// The bus's short memory of event messages, so a subscriber that was down (killed,
 /// restarting) can ask for what it missed (`bus.replay`, docs/protocol.md): ZeroMQ drops
 /// what is published while a subscriber is absent, and events — unlike the state topics
@@ -10,7 +11,7 @@
 /// process; with `locus-bus --state DIR` the broker mirrors it in `ReplayRingLog` and
 /// reloads it on start.
 public struct ReplayRing: Sendable {
-    public static let defaultPrefixes = ["region.event.", "visit.", "notify.", "location.significant."]
+    public static let defaultPrefixes = [Topic.regionEventPrefix, Topic.visitPrefix, Topic.notifyPrefix, Topic.locationSignificantPrefix]
     public static let defaultCapacity = 100_000
     public static let defaultMaxAgeSeconds = 3_600.0
 

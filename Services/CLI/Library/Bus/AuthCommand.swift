@@ -46,7 +46,7 @@ enum AuthCommand {
             curve = try CurveClientOptions.load(keyFile: options.string("--curve-key"), serverKeyFile: options.string("--curve-server-key"))
         } catch { ServiceProgram.usageFailure("locus auth", "\(error)") }
         if action == "pending" || action == "status" {
-            let prefix = action == "pending" ? "auth.pending." : Topic.authStatus(words.count > 1 ? words[1] : "")
+            let prefix = action == "pending" ? Topic.authPendingPrefix : Topic.authStatus(words.count > 1 ? words[1] : "")
             return show(prefix: prefix, endpoints: endpoints, curve: curve, timeout: timeout, pendingOnly: action == "pending")
         }
         guard words.count >= 2 else { ServiceProgram.usageFailure("locus auth", "expected CLIENT") }

@@ -81,9 +81,9 @@ final class DemoRecorder {
 
     private func show(topic: String, message: Message) {
         switch message.body {
-        case .location where topic.hasPrefix("location.raw."):
+        case .location where topic.hasPrefix(Topic.locationRawPrefix):
             rawFixes += 1
-        case .location(let location) where topic.hasPrefix("location.fused."):
+        case .location(let location) where topic.hasPrefix(Topic.locationFusedPrefix):
             fusedFixes += 1
             let degraded = location.mode == "dr" || location.mode == "cache"
             if degraded { degradedFixes += 1 }

@@ -36,7 +36,7 @@ struct PlotScene {
         let convert = { (c: Coordinate) in MapDatum.wgs84.convert(c, to: datum) }
         switch message.body {
         case .location(let location):
-            let fused = parsed.topic.hasPrefix("location.fused.")
+            let fused = parsed.topic.hasPrefix(Topic.locationFusedPrefix)
             let key = (fused ? "" : "raw:") + location.device
             tracks[key, default: []].append(Fix(coordinate: convert(Coordinate(lat: location.lat, lon: location.lon)),
                                                 haccMeters: location.hacc, t: message.envelope.t, source: location.source))
@@ -70,6 +70,9 @@ struct PlotScene {
             return .rings(rings.map { $0.map { convert(Coordinate(lat: $0.lat, lon: $0.lon)) } })
         case let .multiPolygon(polygons):
             return .rings(polygons.flatMap { $0 }.map { $0.map { convert(Coordinate(lat: $0.lat, lon: $0.lon)) } })
+        case let .corridor(line, _):
+            // The route itself (its width is not drawn).
+            return .rings([line.map { convert(Coordinate(lat: $0.lat, lon: $0.lon)) }])
         }
     }
 

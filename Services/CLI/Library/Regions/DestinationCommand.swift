@@ -65,8 +65,8 @@ enum DestinationCommand {
                 log.error("no bus at \(endpoint) after \(timeout) s (is locus-bus running?)")
                 return 69
             }
-            try publisher.send(topic: "notify.request", body: MessageCodec.encode(message))
-            print(TextForm.line(topic: "notify.request", body: MessageCodec.encode(message)))
+            try publisher.send(topic: Topic.notifyRequest, body: MessageCodec.encode(message))
+            print(TextForm.line(topic: Topic.notifyRequest, body: MessageCodec.encode(message)))
             return 0
         } catch {
             log.error("\(error)")

@@ -15,7 +15,7 @@ enum RegionsCommand {
         locus regions add --owner O --id ID (--circle LON,LAT,RADIUS | --geometry JSON) [--dwell S] [--devices A,B]
                locus regions remove --owner O ID...
                locus regions list --owner O
-               locus regions import FILE.geojson --owner O
+               locus regions import FILE.geojson --owner O [--repair]
                locus regions export --owner O
         """,
         options: [
@@ -27,6 +27,7 @@ enum RegionsCommand {
             OptionSpec("--devices", value: "A,B", help: "watch only these devices (add)"),
             OptionSpec("--no-entry", help: "no enter events (add)"),
             OptionSpec("--no-exit", help: "no exit events (add)"),
+            OptionSpec("--repair", help: "fix repeated positions, spikes, unclosed rings and rings crossing ±180° (split) before sending, and say what changed (import)"),
             OptionSpec("--pub", value: "ENDPOINT", help: "bus endpoint to publish to", environment: "LOCUS_PUB"),
             OptionSpec("--sub", value: "ENDPOINT", help: "bus endpoint to subscribe to", environment: "LOCUS_SUB"),
             OptionSpec("--curve-key", value: "FILE", help: "the owner's CURVE keypair file for a tcp bus", environment: "LOCUS_CURVE_KEY"),
@@ -65,7 +66,13 @@ enum RegionsCommand {
                 guard let data = FileManager.default.contents(atPath: arguments[0]) else {
                     ServiceProgram.usageFailure("locus regions", "cannot read '\(arguments[0])'")
                 }
-                commands = try RegionGeoJSON.regions(from: data).map { .regionAdd(RegionAdd(owner: owner, region: $0)) }
+                var regions = try RegionGeoJSON.regions(from: data)
+                if options.flag("--repair") {
+                    let repaired = RegionRepair.apply(regions)
+                    regions = repaired.regions
+                    for line in repaired.report { print(line) }
+                }
+                commands = regions.map { .regionAdd(RegionAdd(owner: owner, region: $0)) }
             default: ServiceProgram.usageFailure("locus regions", "unknown action '\(action)'")
             }
         } catch {
@@ -171,7 +178,8 @@ enum RegionsCommand {
             guard parts.count == 3 else { ServiceProgram.usageFailure("locus regions", "--circle expects LON,LAT,RADIUS") }
             shape = .circle(center: GeoPoint(lon: parts[0], lat: parts[1]), radius: parts[2])
         } else if let geometry = options.string("--geometry") {
-            shape = try RegionGeoJSON.shape(fromGeometry: try RegionGeoJSON.object(Data(geometry.utf8)), radius: nil)
+            let object = try RegionGeoJSON.object(Data(geometry.utf8))
+            shape = try RegionGeoJSON.shape(fromGeometry: object, radius: nil, width: (object["width"] as? NSNumber)?.doubleValue)
         } else {
             ServiceProgram.usageFailure("locus regions", "add needs --circle or --geometry")
         }
@@ -291,14 +299,15 @@ enum RegionGeoJSON {
                 throw FormatError("feature \(index) has no id (properties.id or id)")
             }
             guard let geometry = feature["geometry"] as? [String: Any] else { throw FormatError("feature \(id) has no geometry") }
-            let shape = try shape(fromGeometry: geometry, radius: (properties["radius"] as? NSNumber)?.doubleValue)
+            let shape = try shape(fromGeometry: geometry, radius: (properties["radius"] as? NSNumber)?.doubleValue,
+                                  width: ((properties["width"] ?? geometry["width"]) as? NSNumber)?.doubleValue)
             return Region(id: id, shape: shape, notifyOnEntry: properties["notifyOnEntry"] as? Bool ?? true,
                           notifyOnExit: properties["notifyOnExit"] as? Bool ?? true,
                           dwell: (properties["dwell"] as? NSNumber)?.doubleValue, devices: properties["devices"] as? [String])
         }
     }
 
-    static func shape(fromGeometry geometry: [String: Any], radius: Double?) throws -> RegionShape {
+    static func shape(fromGeometry geometry: [String: Any], radius: Double?, width: Double? = nil) throws -> RegionShape {
         func point(_ value: Any) throws -> GeoPoint {
             guard let pair = value as? [NSNumber], pair.count >= 2 else { throw FormatError("a position must be [lon, lat]") }
             return GeoPoint(lon: pair[0].doubleValue, lat: pair[1].doubleValue)
@@ -315,6 +324,10 @@ enum RegionGeoJSON {
             guard let radius = (geometry["radius"] as? NSNumber)?.doubleValue else { throw FormatError("a Circle needs a radius") }
             return .circle(center: try point(geometry["center"] as Any), radius: radius)
         case "Polygon": return .polygon(try rings(geometry["coordinates"]))
+        case "LineString":
+            guard let width = width else { throw FormatError("a LineString feature needs a width property (metres)") }
+            guard let positions = geometry["coordinates"] as? [Any] else { throw FormatError("LineString coordinates must be a list") }
+            return .corridor(line: try positions.map(point), width: width)
         case "MultiPolygon":
             guard let polygons = geometry["coordinates"] as? [Any] else { throw FormatError("MultiPolygon coordinates must be a list") }
             return .multiPolygon(try polygons.map { try rings($0) })
@@ -336,6 +349,9 @@ enum RegionGeoJSON {
                 geometry = ["type": "Point", "coordinates": [center.lon, center.lat]]
             case .polygon(let rings): geometry = ["type": "Polygon", "coordinates": positions(rings)]
             case .multiPolygon(let polygons): geometry = ["type": "MultiPolygon", "coordinates": polygons.map(positions)]
+            case .corridor(let line, let width):
+                properties["width"] = width
+                geometry = ["type": "LineString", "coordinates": line.map { [$0.lon, $0.lat] }]
             }
             return ["type": "Feature", "id": region.id, "properties": properties, "geometry": geometry]
         }
@@ -349,6 +365,7 @@ enum RegionGeoJSON {
         case .circle(let center, let radius): return "Circle \(center.lon),\(center.lat) r=\(radius) m"
         case .polygon(let rings): return "Polygon \(rings.count) ring(s), \(rings.first?.count ?? 0) positions"
         case .multiPolygon(let polygons): return "MultiPolygon \(polygons.count) part(s)"
+        case .corridor(let line, let width): return "LineString \(line.count) positions, width \(width) m"
         }
     }
 

@@ -61,7 +61,7 @@ enum DoctorCommand {
         let context = ZMQContext()
         var latest: [String: (health: Health, t: Double)] = [:]
         do {
-            let subscriber = try BusSubscriber(context: context, endpoint: endpoints.sub, prefixes: ["health."])
+            let subscriber = try BusSubscriber(context: context, endpoint: endpoints.sub, prefixes: [Topic.healthPrefix])
             defer { subscriber.socket.close() }
             var poller = Poller()
             poller.add(subscriber.socket)

@@ -160,6 +160,8 @@ enum MapPageScript {
       const dLon = radius / (111320 * Math.max(0.01, Math.cos(shape.center[1] * Math.PI / 180)));
       extend(shape.center[1] - dLat, shape.center[0] - dLon);
       extend(shape.center[1] + dLat, shape.center[0] + dLon);
+    } else if (shape.type === "LineString") {
+      for (const p of shape.coordinates) extend(p[1], p[0]);
     } else {
       for (const polygon of shape.type === "Polygon" ? [shape.coordinates] : shape.coordinates) {
         for (const p of polygon[0] || []) extend(p[1], p[0]);
@@ -290,6 +292,13 @@ enum MapPageScript {
         const radius = (r.effectiveRadius || r.shape.radius) / metersPerPixel(lat, state.view.zoom);
         el("circle", Object.assign(attributes, { cx: s.x, cy: s.y, r: Math.max(radius, 1) }), group);
         labelAt = s;
+      } else if (r.shape.type === "LineString") {
+        // A corridor: its route, drawn as wide as the corridor (both sides).
+        const [lon, lat] = r.shape.coordinates[0];
+        const d = ringPath(r.shape.coordinates).replace(/ Z$/, "");
+        const width = Math.max(2 * r.shape.width / metersPerPixel(lat, state.view.zoom), 1);
+        el("path", Object.assign(attributes, { d: d, fill: "none", "stroke-width": width.toFixed(1), "stroke-linejoin": "round" }), group);
+        labelAt = toScreen(lat, lon);
       } else {
         const polygons = r.shape.type === "Polygon" ? [r.shape.coordinates] : r.shape.coordinates;
         el("path", Object.assign(attributes, { d: polygons.map((rings) => rings.map(ringPath).join(" ")).join(" ") }), group);
