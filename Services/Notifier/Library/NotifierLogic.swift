@@ -191,8 +191,14 @@ public struct NotifierLogic: ServiceLogic {
         }
     }
 
+    /// The notifier's counts, the sinks' deliveries, and each sink's outbox backlog as
+    /// `backlog.<sink>` (a level, not a count: what the sink has still to deliver).
     public var healthCounters: [String: Int] {
-        counts.merging(delivery?.counters ?? [:]) { $0 + $1 }
+        var all = counts.merging(delivery?.counters ?? [:]) { $0 + $1 }
+        for sink in delivery?.sinkNames ?? [] {
+            if let backlog = try? outbox.backlog(for: sink) { all["backlog." + sink] = backlog }
+        }
+        return all
     }
 
     public var healthState: HealthState {

@@ -26,7 +26,8 @@ settings.readsInput = !settings.stdio
 settings.exitWhenSourcesFinish = ProviderOptions.endsByItself(source)
 let status = SourceStatus()
 let fusedFixes = (source as? NetworkSource)?.fusedFixes
-let runtime = ServiceRuntime(settings: settings, logic: ProviderLogic(device: device, plugin: source.plugin, status: status, fusedFixes: fusedFixes))
+let runtime = ServiceRuntime(settings: settings, logic: ProviderLogic(device: device, plugin: source.plugin, status: status, fusedFixes: fusedFixes,
+                                                                     namesDevices: source.namesItsDevices))
 let stop = StopFlag()
 let context = SourceContext(device: device, injector: runtime.makeInjector(), stop: stop, status: status)
 let thread = Thread { source.run(context) }

@@ -2,6 +2,7 @@ import Foundation
 import LocusBus
 import LocusService
 import LocusMap
+import LocusNet
 
 /// `locus map`: a live map of the bus in a browser, served from this process.
 enum MapCommand {

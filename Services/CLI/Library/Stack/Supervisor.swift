@@ -57,7 +57,7 @@ final class Supervisor: @unchecked Sendable {
 
     /// Services `locus up` starts only when asked (`--with`): a gpsd server takes a well-known
     /// port that a real gpsd on the host may hold.
-    static let optionalServices = ["locus-gpsd"]
+    static let optionalServices = ["locus-gpsd", "locus-metrics"]
 
     static var ownDirectory: String { ServiceProgram.ownDirectory }
 

@@ -8,14 +8,14 @@ enum UpCommand {
     static let spec = CommandLineSpec(
         program: "locus up",
         summary: "start the bus and every installed service, restarting any that crash",
-        usage: "locus up [--bin DIR] [--provider 'PLUGIN ARGS'...] [--only NAMES] [--with gpsd] [--config-dir DIR] [--state DIR] [--grant-local LEVEL]",
+        usage: "locus up [--bin DIR] [--provider 'PLUGIN ARGS'...] [--only NAMES] [--with gpsd,metrics] [--config-dir DIR] [--state DIR] [--grant-local LEVEL]",
         options: [
             OptionSpec("--pub", value: "ENDPOINT", help: "bus endpoint for publishers", environment: "LOCUS_PUB"),
             OptionSpec("--sub", value: "ENDPOINT", help: "bus endpoint for subscribers", environment: "LOCUS_SUB"),
             OptionSpec("--bin", value: "DIR", help: "where the locus-* executables are (default: beside locus)"),
             OptionSpec("--provider", value: "ARGS", help: "also run `locus-provider ARGS` (repeatable)", repeatable: true),
             OptionSpec("--only", value: "NAMES", help: "comma-separated services to start (default: all installed)"),
-            OptionSpec("--with", value: "NAMES", help: "comma-separated optional services to start too: gpsd (it takes port 2947)"),
+            OptionSpec("--with", value: "NAMES", help: "comma-separated optional services to start too: gpsd (it takes port 2947), metrics (Prometheus on 127.0.0.1:9470)"),
             OptionSpec("--config-dir", value: "DIR", help: "start each service with --config DIR/<service>.json when that file exists (bus.json, fusion.json, ...)"),
             OptionSpec("--state", value: "DIR", help: "where services without a config file keep their state: the notifier's outbox and notifications.jsonl, the geofence's regions (default: $XDG_STATE_HOME/locus or ~/.local/state/locus)"),
             OptionSpec("--grant-local", value: "LEVEL", help: "single-user host policy (kiosk, robot): every local owner starts with LEVEL (whenInUse or always) and requests up to it are granted at once; without it `locus auth grant` decides"),

@@ -5,7 +5,7 @@ import LocusProtocol
 /// The command line of `locus-provider PLUGIN [options]`: the options of every plugin,
 /// and the translation of parsed options into a `PositionSource`.
 public enum ProviderOptions {
-    public static let plugins = ["nmea", "gpsd", "gpx", "sim", "fixed", "exec", "motion", "wifi", "cell"]
+    public static let plugins = ["nmea", "gpsd", "gpx", "sim", "fixed", "exec", "motion", "wifi", "cell"] + PhoneOptions.plugins
 
     public static let options: [OptionSpec] = [
         OptionSpec("--device-id", value: "ID", help: "device the fixes belong to (topic location.raw.ID)", default: "local"),
@@ -27,7 +27,7 @@ public enum ProviderOptions {
         OptionSpec("--hz", value: "N", help: "gpx: interpolated fixes per second between points; sim: fix rate", default: nil),
         OptionSpec("--mps", value: "M/S", help: "gpx/sim: speed along points that carry no time", default: "1.4"),
         OptionSpec("--start", value: "UNIX", help: "gpx/sim: time of the first point when the file has none"),
-        OptionSpec("--hacc", value: "METERS", help: "gpx: accuracy of points without hdop; sim/fixed: accuracy (68%)"),
+        OptionSpec("--hacc", value: "METERS", help: "gpx: accuracy of points without hdop; sim/fixed: accuracy (68%); owntracks/osmand: assumed for reports without one"),
         OptionSpec("--waypoints", value: "LAT,LON;…", help: "sim: route as semicolon-separated points instead of --file"),
         OptionSpec("--seed", value: "N", help: "sim: random seed (same seed, same output)", default: "1"),
         OptionSpec("--bias-sigma", value: "METERS", help: "sim: per-axis sigma of the slowly varying bias", default: "0"),
@@ -51,10 +51,10 @@ public enum ProviderOptions {
         OptionSpec("--command", value: "SHELL", help: "exec: command whose stdout is read; wifi/cell: scan command run every --scan-interval"),
         OptionSpec("--format", value: "nmea|text", help: "exec: how to read the command's stdout", default: "nmea"),
         OptionSpec("--timeline", value: "FILE", help: "motion: activity timeline (JSON lines); without it a seeded simulation"),
-    ] + NetworkOptions.options
+    ] + NetworkOptions.options + PhoneOptions.options
 
     public static let footer = """
-        Plugins: nmea, gpsd, gpx, sim, fixed, exec, motion, wifi, cell. Examples:
+        Plugins: nmea, gpsd, gpx, sim, fixed, exec, motion, wifi, cell, owntracks, osmand. Examples:
           locus-provider nmea --file drive.log --rate max --stdio
           locus-provider nmea --serial /dev/ttyUSB0 --baud 4800 --device-id truck-7
           locus-provider gpsd --host localhost --port 2947
@@ -64,6 +64,8 @@ public enum ProviderOptions {
           locus-provider exec --command 'python3 wifi.py' --format text
           locus-provider wifi --command 'iw dev wlan0 scan dump' --scan-interval 10
           locus-provider cell --no-learn --file cells.log   (outputs of mmcli, each after a '# scan' line)
+          locus-provider owntracks --broker mqtt.example.org:8883 --mqtt-ca-file ca.pem --mqtt-username tracker --mqtt-password-file pw
+          locus-provider osmand --listen 0.0.0.0:5055 --tokens phones.tokens
         Every plugin obeys control.<device> (distanceFilter, desiredAccuracy, paused, powerMode).
         """
 
@@ -124,6 +126,8 @@ public enum ProviderOptions {
             return try MotionOptions.makeSource(options: options, pacer: pacer, now: now)
         case "wifi", "cell":
             return try NetworkOptions.makeSource(plugin: plugin, options: options, pacer: pacer)
+        case "owntracks", "osmand":
+            return try PhoneOptions.makeSource(plugin: plugin, options: options)
         default:
             throw UsageError("unknown plugin '\(plugin)'; choose one of \(plugins.joined(separator: ", "))")
         }

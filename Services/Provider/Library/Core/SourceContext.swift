@@ -30,6 +30,12 @@ public final class SourceContext: @unchecked Sendable {
 
     /// Hands one fix (time `t`, Unix seconds) to the logic, which filters and publishes it.
     public func emit(_ location: Location, t: Double) {
+        emit(location, t: t, as: device)
+    }
+
+    /// Hands one fix of another device (a phone named by its own report) to the logic; only a
+    /// source that `namesItsDevices` may do so.
+    public func emit(_ location: Location, t: Double, as device: String) {
         var location = location
         location.device = device
         let message = Message(body: .location(location), id: ids.next(), t: t, src: src)

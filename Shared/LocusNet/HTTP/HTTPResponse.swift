@@ -1,5 +1,5 @@
 /// A complete HTTP/1.1 response, serialised once and queued on the connection.
-/// Every response closes the connection except the event stream, which never ends.
+/// Every response closes the connection except the map's event stream, which never ends.
 public struct HTTPResponse: Sendable, Equatable {
     public var status: Int
     public var headers: [(String, String)]
@@ -25,13 +25,18 @@ public struct HTTPResponse: Sendable, Equatable {
         switch status {
         case 200: return "OK"
         case 400: return "Bad Request"
+        case 401: return "Unauthorized"
         case 403: return "Forbidden"
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"
         case 408: return "Request Timeout"
+        case 411: return "Length Required"
+        case 413: return "Content Too Large"
         case 414: return "URI Too Long"
+        case 415: return "Unsupported Media Type"
         case 421: return "Misdirected Request"
         case 431: return "Request Header Fields Too Large"
+        case 500: return "Internal Server Error"
         case 503: return "Service Unavailable"
         default: return "Status \(status)"
         }

@@ -14,6 +14,8 @@ public struct HTTPRequestParser: Sendable {
     public let maximumHeadBytes: Int
     private var buffer: [UInt8] = []
     private var scanFrom = 0
+    /// Bytes received after the blank line that ended the head (the start of a body), once complete.
+    public private(set) var bytesAfterHead: [UInt8] = []
 
     public init(maximumHeadBytes: Int = 8192) {
         self.maximumHeadBytes = maximumHeadBytes
@@ -26,6 +28,7 @@ public struct HTTPRequestParser: Sendable {
             return buffer.count > maximumHeadBytes ? .tooLarge : .incomplete
         }
         if end > maximumHeadBytes { return .tooLarge }
+        bytesAfterHead = Array(buffer[end...])
         return Self.parse(Array(buffer[..<end]))
     }
 

@@ -1,4 +1,4 @@
-import LocusMap
+import LocusNet
 import XCTest
 
 final class HTTPRequestParserTests: XCTestCase {

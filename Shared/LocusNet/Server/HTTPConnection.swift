@@ -1,10 +1,11 @@
 import Glibc
 
 /// One accepted HTTP connection and where it is in its short life: reading its request,
-/// writing a response, streaming events, or closing gracefully.
-final class ClientConnection {
-    enum Phase: Equatable {
-        /// Waiting for the request head until the deadline.
+/// writing a response, streaming (the map's events), or closing gracefully. Shared by the
+/// map server and `HTTPServer`; the owning thread drives it from its poll loop.
+public final class HTTPConnection {
+    public enum Phase: Equatable, Sendable {
+        /// Waiting for the request until the deadline.
         case reading(deadline: Double)
         /// Writing one response, then closing; dropped at the deadline.
         case responding(deadline: Double)
@@ -15,26 +16,32 @@ final class ClientConnection {
         case closing(deadline: Double)
     }
 
-    let fd: Int32
-    var phase: Phase
-    var parser: HTTPRequestParser
-    var queue: OutboundQueue
+    public let fd: Int32
+    public var phase: Phase
+    public var reader: HTTPRequestReader
+    public var queue: OutboundQueue
     /// Last time bytes left the queue (or it was empty): a stream that makes no progress is dropped.
-    var lastProgress: Double
-    var closed = false
+    public var lastProgress: Double
+    public private(set) var closed = false
     /// Accepted while the server was full: its request is read, then answered 503.
-    var refuseAsBusy = false
+    public var refuseAsBusy = false
 
-    init(fd: Int32, now: Double, limits: ServerLimits) {
+    public init(fd: Int32, now: Double, limits: ServerLimits) {
         self.fd = fd
         phase = .reading(deadline: now + limits.requestTimeoutSeconds)
-        parser = HTTPRequestParser(maximumHeadBytes: limits.maximumHeadBytes)
+        reader = HTTPRequestReader(maximumHeadBytes: limits.maximumHeadBytes, maximumBodyBytes: limits.maximumBodyBytes)
         queue = OutboundQueue(limitBytes: limits.maximumQueuedBytes)
         lastProgress = now
     }
 
+    /// True while the output is shut down and the connection only waits for the client's EOF.
+    public var isClosing: Bool {
+        if case .closing = phase { return true }
+        return false
+    }
+
     /// Reads what is waiting: the bytes, `[]` at end of input, or nil when nothing is there.
-    func readAvailable() -> [UInt8]? {
+    public func readAvailable() -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
@@ -47,7 +54,7 @@ final class ClientConnection {
     }
 
     /// Writes queued bytes without blocking. False when the connection failed.
-    func flush(now: Double) -> Bool {
+    public func flush(now: Double) -> Bool {
         let written = queue.drain { bytes in
             while true {
                 let count = send(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
@@ -62,12 +69,12 @@ final class ClientConnection {
     }
 
     /// Stops sending and waits briefly for the client to close its side.
-    func beginClosing(now: Double) {
+    public func beginClosing(now: Double) {
         shutdown(fd, Int32(SHUT_WR))
         phase = .closing(deadline: now + 1)
     }
 
-    func close() {
+    public func close() {
         guard !closed else { return }
         closed = true
         Glibc.close(fd)

@@ -1,5 +1,5 @@
-/// The parts of an HTTP/1.x request head the map server looks at. Bodies are never read:
-/// the server only answers GET (and HEAD), which carry none.
+/// The parts of an HTTP/1.x request head a server looks at; the body, when a server reads
+/// one, travels beside it in `HTTPRequest`.
 public struct HTTPRequestHead: Sendable, Equatable {
     public var method: String
     /// The request target as sent, e.g. `/events?x=1`.
@@ -13,6 +13,12 @@ public struct HTTPRequestHead: Sendable, Equatable {
         self.target = target
         self.version = version
         self.headers = headers
+    }
+
+    /// The query string of the target (after `?`, before `#`), or nil when there is none.
+    public var query: Substring? {
+        guard let mark = target.firstIndex(of: "?") else { return nil }
+        return target[target.index(after: mark)...].prefix { $0 != "#" }
     }
 
     /// The target without its query string or fragment.

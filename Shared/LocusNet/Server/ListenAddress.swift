@@ -1,9 +1,11 @@
-/// Where the map server listens: an IPv4 address and a TCP port. Loopback is the default
-/// because the page shows where devices are; anything wider must be asked for explicitly.
+/// Where a server listens: an IPv4 address and a TCP port. Loopback is the default for every
+/// Locus server because what they serve says where devices are; anything wider must be
+/// asked for explicitly.
 public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     public var host: String
     public var port: UInt16
 
+    /// The map's port (`locus map`).
     public static let defaultPort: UInt16 = 8470
     public static let loopback = ListenAddress(host: "127.0.0.1", port: defaultPort)
 
@@ -27,7 +29,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The four bytes of a dotted-quad IPv4 address, or nil.
-    static func octets(_ host: String) -> [UInt8]? {
+    public static func octets(_ host: String) -> [UInt8]? {
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4 else { return nil }
         let bytes = parts.compactMap { part in part.count <= 3 ? UInt8(part) : nil }

@@ -1,19 +1,16 @@
-import Foundation
-import Glibc
-import LocusMap
+public import Glibc
 
-/// A non-blocking, close-on-exec listening socket: TCP on an IPv4 address (gpsd's port)
-/// or a Unix stream socket (the NMEA socket GeoClue reads).
-struct Listener {
-    let fd: Int32
+/// A non-blocking, close-on-exec listening socket: TCP on an IPv4 address (gpsd's port, the
+/// map, the phone door, metrics) or a Unix stream socket (the NMEA socket GeoClue reads).
+public struct Listener: Sendable {
+    public let fd: Int32
     /// The TCP port bound (useful with port 0), or 0 for a Unix socket.
-    let port: UInt16
-    let description: String
+    public let port: UInt16
+    public let description: String
 
     /// Listens on `address`; SO_REUSEADDR so a restarted server takes its port back at once.
-    static func tcp(_ address: ListenAddress) throws(ListenerError) -> Listener {
-        let octets = address.host.split(separator: ".", omittingEmptySubsequences: false).compactMap { UInt8($0) }
-        guard octets.count == 4 else { throw ListenerError("not an IPv4 address: \(address.host)") }
+    public static func tcp(_ address: ListenAddress, backlog: Int32 = 64) throws(ListenerError) -> Listener {
+        guard let octets = ListenAddress.octets(address.host) else { throw ListenerError("not an IPv4 address: \(address.host)") }
         let fd = try makeSocket(domain: AF_INET)
         var yes: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -24,7 +21,7 @@ struct Listener {
         let bound = withUnsafePointer(to: &socketAddress) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        try finish(fd, bound: bound, what: "\(address)")
+        try finish(fd, bound: bound, backlog: backlog, what: "\(address)")
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &actual) { pointer in
@@ -36,7 +33,7 @@ struct Listener {
 
     /// Listens on a Unix socket at `path` with permissions `mode`. A stale socket left by a
     /// previous run is replaced; any other file at the path is an error.
-    static func unix(path: String, mode: mode_t) throws(ListenerError) -> Listener {
+    public static func unix(path: String, mode: mode_t) throws(ListenerError) -> Listener {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -55,17 +52,17 @@ struct Listener {
         let bound = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        try finish(fd, bound: bound, what: path)
+        try finish(fd, bound: bound, backlog: 64, what: path)
         guard chmod(path, mode) == 0 else {
             let text = errorText()
-            close(fd)
+            Glibc.close(fd)
             throw ListenerError("cannot set the mode of \(path): \(text)")
         }
         return Listener(fd: fd, port: 0, description: path)
     }
 
     /// The next waiting connection, non-blocking and close-on-exec; nil when none waits.
-    func accept() -> Int32? {
+    public func accept() -> Int32? {
         while true {
             let client = Glibc.accept(fd, nil, nil)
             if client >= 0 {
@@ -84,20 +81,25 @@ struct Listener {
         return fd
     }
 
-    private static func finish(_ fd: Int32, bound: Int32, what: String) throws(ListenerError) {
-        guard bound == 0, listen(fd, 64) == 0 else {
+    /// Closes the listening socket (the owner calls it once, when it stops serving).
+    public func close() {
+        Glibc.close(fd)
+    }
+
+    private static func finish(_ fd: Int32, bound: Int32, backlog: Int32, what: String) throws(ListenerError) {
+        guard bound == 0, listen(fd, backlog) == 0 else {
             let text = errorText()
-            close(fd)
+            Glibc.close(fd)
             throw ListenerError("cannot listen on \(what): \(text)")
         }
     }
 
-    static func errorText() -> String { String(cString: strerror(errno)) }
+    public static func errorText() -> String { String(cString: strerror(errno)) }
 }
 
 /// A listening socket that could not be opened, for a person.
-struct ListenerError: Error, CustomStringConvertible {
-    var message: String
-    init(_ message: String) { self.message = message }
-    var description: String { message }
+public struct ListenerError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }
