@@ -10,18 +10,24 @@ final class AuthorizationTests: XCTestCase {
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     func testGrantsForEverythingAvoidPreciseTopicsForReducedClients() {
-        let grants = TopicAccess.grants(for: [], tier: .reduced)
+        let reduced = ReceivePolicy.client(name: "app", tier: .reduced, authorized: true, scope: nil)
+        let grants = reduced.grants(for: [])
         let samples = ["location.fused.a", "location.raw.a", "visit.a", "region.event.app", "location.significant.a",
-                       "location.approx.a", "health.bus", "auth.status.app", "locator", "region.state.app"]
+                       "location.approx.a", "health.bus", "auth.status.app", "locator", "region.state.app", "region.state.app2",
+                       "auth.status.other", "motion.a"]
         for topic in samples {
             let matched = grants.contains { bytes(topic).starts(with: $0) }
-            XCTAssertEqual(matched, TopicAccess.mayReceive(topic: bytes(topic), tier: .reduced), topic)
+            XCTAssertEqual(matched, reduced.mayReceive(topic: bytes(topic)), topic)
         }
-        XCTAssertEqual(TopicAccess.grants(for: bytes("location."), tier: .reduced), [bytes("location.approx.")])
-        XCTAssertEqual(TopicAccess.grants(for: bytes("location.fused."), tier: .reduced), [])
-        XCTAssertEqual(TopicAccess.grants(for: bytes("location.approx.t"), tier: .reduced), [bytes("location.approx.t")])
-        XCTAssertTrue(TopicAccess.grants(for: bytes("location."), tier: .none).isEmpty)
-        XCTAssertEqual(TopicAccess.grants(for: bytes("location."), tier: .full), [bytes("location.")])
+        XCTAssertEqual(reduced.grants(for: bytes("location.")), [bytes("location.approx.")])
+        XCTAssertEqual(reduced.grants(for: bytes("location.fused.")), [])
+        XCTAssertEqual(reduced.grants(for: bytes("location.approx.t")), [bytes("location.approx.t")])
+        let none = ReceivePolicy.client(name: "app", tier: .none, authorized: false, scope: nil)
+        XCTAssertTrue(none.grants(for: bytes("location.")).isEmpty)
+        XCTAssertTrue(none.grants(for: bytes("region.state.")).isEmpty, "notDetermined: no region.state at all")
+        let full = ReceivePolicy.client(name: "app", tier: .full, authorized: true, scope: nil)
+        XCTAssertEqual(full.grants(for: bytes("location.")), [bytes("location.")])
+        XCTAssertEqual(ReceivePolicy.everything.grants(for: []), [[]])
     }
 
     func testPublishRulesByRole() {
@@ -34,6 +40,11 @@ final class AuthorizationTests: XCTestCase {
         XCTAssertEqual(PublishDecision.decide(topic: bytes("auth.cmd"), sender: app), .authCommand)
         XCTAssertEqual(PublishDecision.decide(topic: bytes("region.cmd"), sender: app), .regionCommand)
         XCTAssertEqual(PublishDecision.decide(topic: bytes("location.fused.x"), sender: fusion), .forward)
+        XCTAssertEqual(PublishDecision.decide(topic: bytes("health.geofence"), sender: fusion), .forward)
+        XCTAssertNotEqual(PublishDecision.decide(topic: bytes("health.geofence"), sender: app), .forward)
+        XCTAssertNotEqual(PublishDecision.decide(topic: bytes("error.fusion"), sender: gps), .forward)
+        XCTAssertEqual(PublishDecision.decide(topic: bytes("health.provider"), sender: gps), .forward)
+        XCTAssertEqual(PublishDecision.decide(topic: bytes("region.cmd"), sender: fusion), .regionCommand)
     }
 
     func testMalformedManifestsAreReportedAndLeftOut() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import LocusBroker
 import LocusBus
+import LocusProtocol
 import LocusService
 
 // locus-bus: the broker every other program connects to (docs/architecture.md).
@@ -17,7 +18,8 @@ let spec = CommandLineSpec(
         OptionSpec("--replay-seconds", value: "SECONDS", help: "oldest event (since the bus received it) bus.replay re-sends", default: "3600"),
         OptionSpec("--allow", value: "FILE", help: "allow-list JSON (clients, keys, roles, manifests): turns on authorization"),
         OptionSpec("--curve-secret", value: "FILE", help: "the bus's keypair file (locus keys gen): tcp endpoints use CURVE + ZAP"),
-        OptionSpec("--state", value: "DIR", help: "directory for auth-state.json and replay-ring.log (authorization and the bus.replay ring survive restarts)"),
+        OptionSpec("--state", value: "DIR", help: "directory for auth-state.json and replay-ring.log (authorization and the bus.replay ring survive restarts); without it authorization is kept in the user's state directory ($XDG_STATE_HOME/locus or ~/.local/state/locus) for the default bus, else beside the ipc endpoints"),
+        OptionSpec("--grant-local", value: "LEVEL", help: "single-user host policy: decide requests from clients named by id (no --allow) at once, up to whenInUse or always"),
         OptionSpec("--restart-grace", value: "SECONDS", help: "after a restart (saved ring found), wait this long before taking publishers' messages, so subscribers reconnect first", default: "0.5"),
         OptionSpec("--local-pub", value: "ENDPOINT", help: "also bind this (ipc) publisher endpoint, NULL security, trusted local identity"),
         OptionSpec("--local-sub", value: "ENDPOINT", help: "also bind this (ipc) subscriber endpoint, NULL security, trusted local identity"),
@@ -60,13 +62,24 @@ do {
 configuration.stateDirectory = options.string("--state")
 configuration.extraPubEndpoints = options.strings("--local-pub")
 configuration.extraSubEndpoints = options.strings("--local-sub")
+let stateDirectory = BusStateDirectory.resolve(explicit: options.string("--state"), subEndpoints: configuration.subEndpoints)
+configuration.authorization.stateDirectory = stateDirectory.path
+configuration.authorization.stateDirectoryOrigin = stateDirectory.origin
+if let level = options.string("--grant-local") {
+    guard level == "whenInUse" || level == "always" else {
+        ServiceProgram.usageFailure("locus-bus", "--grant-local takes whenInUse or always, not '\(level)'")
+    }
+    guard options.string("--allow") == nil else {
+        ServiceProgram.usageFailure("locus-bus", "--grant-local is for a bus without --allow (use autoGrant in the allow-list)")
+    }
+    configuration.authorization.localGrant = AuthorizationStatus(rawValue: level)
+}
 if let allowPath = options.string("--allow") {
     do {
         let list = try AllowList.load(path: allowPath)
         for problem in list.problems { log.error("allow-list \(allowPath): \(problem)") }
-        var authorization = BrokerAuthorization(allowList: list, stateDirectory: options.string("--state"))
-        if let keyFile = options.string("--curve-secret") { authorization.serverKeys = try CurveKeyFile.readPair(path: keyFile) }
-        configuration.authorization = authorization
+        configuration.authorization.allowList = list
+        if let keyFile = options.string("--curve-secret") { configuration.authorization.serverKeys = try CurveKeyFile.readPair(path: keyFile) }
     } catch {
         log.error("cannot start: \(error)")
         exit(ServiceProgram.exitConfig)

@@ -32,6 +32,8 @@ public struct RegionRemoved: Sendable, Equatable {
 /// Why a region could not be monitored (Core Location's `monitoringDidFailFor`).
 public enum RegionFailureCode: String, Sendable, Equatable, CaseIterable {
     case radiusTooSmall, radiusTooLarge, tooManyRegions, invalidShape, notAuthorized
+    /// `activeHours` names a time zone this machine does not know.
+    case invalidSchedule
 }
 
 /// Monitoring a region failed. Type "region.failed".
