@@ -6,6 +6,7 @@ struct GeofenceCounters: Sendable, Equatable {
     var quietFixes = 0
     var commands = 0
     var ignored = 0
+    /// Fixes at or before the last fix a restarted geofence found in its store: handled before.
     var staleFixes = 0
     /// Fixes older than their device's newest (history), evaluated for late crossings.
     var lateFixes = 0

@@ -294,6 +294,12 @@ public struct GeofenceLogic: ServiceLogic {
         let point = Coordinate(lat: location.lat, lon: location.lon)
         let fix = FixRef(lat: location.lat, lon: location.lon, hacc: location.hacc, t: t)
         let number = deviceNumber(device)
+        if trackers[number].recovering, keepsLastFixes, let last = trackers[number].lastFix, t <= last.t {
+            // At or before the last fix the store kept: handled before a restart and
+            // delivered again (its effects and events are in the stored record).
+            counters.staleFixes += 1
+            return
+        }
         if let last = trackers[number].lastFix, t < last.t {
             // Out of order: time logic only moves forward; an older fix is history.
             processLate(location, t: t, number: number, into: &out)
