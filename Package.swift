@@ -16,6 +16,8 @@ let cLibraries: [Target] = [
     .systemLibrary(name: "CMosquitto", path: "Shared/CMosquitto"),
     .systemLibrary(name: "CNATS", path: "Shared/CNATS"),
     .systemLibrary(name: "CCurl", path: "Shared/CCurl"),
+    // bcrypt for the NATS servers' password hashes (`locus nats config`).
+    .systemLibrary(name: "CCrypt", path: "Shared/CCrypt"),
 ]
 
 // MARK: layer 2 — the foundation every service stands on, with no socket in it: the wire
@@ -61,7 +63,7 @@ let serviceLogic: [Target] = [
 // MARK: layer 5 — programs that are the bus or talk to it directly: the broker, the map
 // server and the command line.
 let busPrograms: [Target] = [
-    .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusService", "LocusProtocol"], path: "Services/Broker/Library"),
+    .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusNATS", "LocusService", "LocusProtocol"], path: "Services/Broker/Library"),
     .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusService", "LocusBus", "LocusNet"], path: "Services/Map/Library"),
     .target(name: "LocusCLI", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusBus", "LocusProvider", "LocusMap", "LocusNet"], path: "Services/CLI/Library"),
     // Benchmarks and evaluations: every service's logic measured beside a peer. Their own
@@ -81,6 +83,8 @@ let executables: [Target] = [
     .executableTarget(name: "locus-metrics", dependencies: ["LocusMetrics", "LocusBus", "LocusService", "LocusNet"], path: "Services/Metrics/Executable"),
     .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
     .executableTarget(name: "locus-bench", dependencies: ["LocusBench"], path: "Services/Bench/Executable"),
+    // `locus nats …`: operating Locus on a NATS cluster; links the bus's authorization.
+    .executableTarget(name: "locus-nats", dependencies: ["LocusBroker", "LocusService", "CCrypt"], path: "Services/NATS/Executable"),
 ]
 
 // MARK: tests — unit tests next to what they test; integration tests (Python) start real processes.
@@ -91,7 +95,7 @@ let tests: [Target] = [
     .testTarget(name: "LocusNATSTests", dependencies: ["LocusNATS", "LocusService", "LocusProtocol"], path: "Tests/LocusNATSTests"),
     .testTarget(name: "LocusServiceTests", dependencies: ["LocusService", "LocusProtocol"], path: "Tests/LocusServiceTests"),
     .testTarget(name: "LocusBusTests", dependencies: ["LocusBus", "LocusService", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBusTests"),
-    .testTarget(name: "LocusBrokerTests", dependencies: ["LocusBroker", "LocusBus", "LocusService", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBrokerTests"),
+    .testTarget(name: "LocusBrokerTests", dependencies: ["LocusBroker", "LocusBus", "LocusNATS", "LocusService", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBrokerTests"),
     .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusService", "LocusProtocol", "LocusGeo", "LocusStore", "LocusNet"],
                 path: "Tests/LocusProviderTests", exclude: ["Fixtures"]),
     .testTarget(name: "LocusFusionTests", dependencies: ["LocusFusion", "LocusProtocol", "LocusGeo", "LocusService"], path: "Tests/LocusFusionTests"),

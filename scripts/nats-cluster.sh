@@ -5,6 +5,8 @@
 #   scripts/nats-cluster.sh up [DIR]     start n1..n3 (configs, data and logs in DIR), wait until
 #                                        JetStream has a leader, print the endpoint for LOCUS_PUB
 #   scripts/nats-cluster.sh down [DIR]   stop them (SIGTERM, then SIGKILL after 10 s)
+#   scripts/nats-cluster.sh reload [DIR] make every node read its configuration again (SIGHUP):
+#                                        an authorization file from `locus nats config` applies live
 #   scripts/nats-cluster.sh endpoint     print the endpoint only
 #
 # Environment: LOCUS_NATS_PORT (first client port, default 4222; the nodes use PORT, PORT+1,
@@ -34,7 +36,10 @@ write_config() {  # node index (1..3)
         -e "s|@RAW_PARTITIONS@|$raw_partitions|; s|@FUSED_PARTITIONS@|$fused_partitions|" \
         "$here/deploy/nats/node.conf.in" > "$dir/n$n/nats.conf"
     if [ -n "${LOCUS_NATS_AUTH:-}" ]; then
-        echo "include \"$(realpath "$LOCUS_NATS_AUTH")\"" >> "$dir/n$n/nats.conf"
+        # nats-server reads an include relative to the config's directory: a link there
+        # follows the file as `locus nats config` replaces it.
+        ln -sfn "$(realpath "$LOCUS_NATS_AUTH")" "$dir/n$n/authorization.conf"
+        echo 'include "authorization.conf"' >> "$dir/n$n/nats.conf"
     fi
 }
 
@@ -87,11 +92,19 @@ case "$command" in
             rm -f "$dir/n$n/pid"
         done
         ;;
+    reload)
+        for n in 1 2 3; do
+            if [ -f "$dir/n$n/pid" ] && alive "$(cat "$dir/n$n/pid")"; then
+                write_config "$n"
+                kill -HUP "$(cat "$dir/n$n/pid")"
+            fi
+        done
+        ;;
     endpoint)
         endpoint
         ;;
     *)
-        sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
         exit 64
         ;;
 esac

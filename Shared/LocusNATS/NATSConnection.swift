@@ -31,7 +31,9 @@ public final class NATSConnection: @unchecked Sendable {
         natsOptions_SetReconnectBufSize(options, 256 * 1024 * 1024)
         natsOptions_SetMaxPendingMsgs(options, 1_000_000)
         switch credentials {
-        case let .userPassword(user, password)?: natsOptions_SetUserInfo(options, user, password)
+        case let .userPassword(user, password)?:
+            natsOptions_SetUserInfo(options, user, password)
+            natsOptions_SetCustomInboxPrefix(options, NATSCredentials.inboxPrefix(user: user))
         case let .credentialsFile(path)?: natsOptions_SetUserCredentialsFromFiles(options, path, nil)
         case nil: break
         }
@@ -53,7 +55,8 @@ public final class NATSConnection: @unchecked Sendable {
         var connection: OpaquePointer?
         let status = natsConnection_Connect(&connection, options)
         guard status == NATS_OK, let connection else {
-            throw NATSError("cannot connect to NATS at \(endpoint): \(Self.text(status))")
+            let hint = status == NATS_CONNECTION_AUTH_FAILED ? " — the servers refused the credentials (--nats-credentials)" : ""
+            throw NATSError("cannot connect to NATS at \(endpoint): \(Self.text(status))\(hint)")
         }
         self.connection = connection
 

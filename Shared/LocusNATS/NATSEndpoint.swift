@@ -36,6 +36,10 @@ public enum NATSCredentials: Sendable, Equatable {
     case userPassword(user: String, password: String)
     case credentialsFile(path: String)
 
+    /// The inbox prefix of a user (replies, publish acknowledgements and pull-consumer
+    /// deliveries come there): one per user, so a server can let each read only its own.
+    public static func inboxPrefix(user: String) -> String { "_INBOX_\(user)" }
+
     /// Reads a credentials file: a `.creds` file (it holds `BEGIN NATS USER JWT`) is passed
     /// to the client as it is; otherwise the first line is `user:password`.
     public static func load(path: String) throws(NATSError) -> NATSCredentials {

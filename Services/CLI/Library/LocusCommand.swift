@@ -19,6 +19,7 @@ public enum LocusCommand {
       plot [FILE...]        draw a recorded stream as an SVG map (tracks, accuracy, regions, events)
       coord [LAT LON]       convert between WGS-84, GCJ-02 and BD-09 (China map datums)
       doctor                check the bus, each service's health, the clock and file permissions
+      nats config           the NATS servers' authorization from the allow-list and authorization state
       map                   serve a live map of devices, regions and events to a browser
       auth ACTION           authorization: pending, status, grant, deny, restrict, revoke
       keys gen NAME         write a CURVE keypair (NAME.key 0600, NAME.pub)
@@ -43,7 +44,8 @@ public enum LocusCommand {
         case "up": return UpCommand.run(rest)
         case "demo": return DemoCommand.run(rest)
         case "map": return MapCommand.run(rest)
-        case "bench": return BenchHandover.run(rest)
+        case "bench": return Handover.run(program: "locus-bench", command: "bench", rest)
+        case "nats": return Handover.run(program: "locus-nats", command: "nats", rest)
         case "coord": return CoordCommand.run(rest)
         case "plot": return PlotCommand.run(rest)
         case "doctor": return DoctorCommand.run(rest)
