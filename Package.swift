@@ -65,7 +65,7 @@ let serviceLogic: [Target] = [
 let busPrograms: [Target] = [
     .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusNATS", "LocusService", "LocusProtocol"], path: "Services/Broker/Library"),
     .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusService", "LocusBus", "LocusNet"], path: "Services/Map/Library"),
-    .target(name: "LocusCLI", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusBus", "LocusProvider", "LocusMap", "LocusNet"], path: "Services/CLI/Library"),
+    .target(name: "LocusCLI", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusBus", "LocusNATS", "LocusProvider", "LocusMap", "LocusNet"], path: "Services/CLI/Library"),
     // Benchmarks and evaluations: every service's logic measured beside a peer. Their own
     // program, so the command line and the services carry none of it.
     .target(name: "LocusBench", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion", "LocusGeofence"], path: "Services/Bench/Library"),

@@ -90,41 +90,13 @@ public final class NATSKeyValueBucket: @unchecked Sendable {
 
     /// The current value of every key matching `filter` (a key pattern: `d.>`, `r.p0.>`).
     public func entries(matching filter: String) throws(NATSError) -> [(key: String, value: [UInt8])] {
-        var subscription: OpaquePointer?
-        var options = jsSubOptions()
-        jsSubOptions_Init(&options)
-        var code = jsErrCode(0)
         let prefix = "$KV.\(name)."
-        let status: natsStatus = stream.withCString { streamName in
-            options.Stream = streamName
-            options.Config.DeliverPolicy = js_DeliverLastPerSubject
-            options.Config.AckPolicy = js_AckNone
-            return js_SubscribeSync(&subscription, connection.jetStream, prefix + filter, nil, &options, &code)
-        }
-        try check(status, "cannot read key-value bucket \(name)")
-        guard let subscription else { throw NATSError("cannot read key-value bucket \(name)") }
-        defer {
-            natsSubscription_Unsubscribe(subscription)
-            natsSubscription_Destroy(subscription)
-        }
-        var info: UnsafeMutablePointer<jsConsumerInfo>?
-        try check(natsSubscription_GetConsumerInfo(&info, subscription, nil, &code), "cannot read key-value bucket \(name)")
-        let expected = (info?.pointee.Delivered.Consumer ?? 0) + (info?.pointee.NumPending ?? 0)
-        jsConsumerInfo_Destroy(info)
         var found: [(key: String, value: [UInt8])] = []
-        var read: UInt64 = 0
-        while read < expected {
-            var message: OpaquePointer?
-            let next = natsSubscription_NextMsg(&message, subscription, 5000)
-            guard next == NATS_OK, let message else {
-                throw NATSError("reading key-value bucket \(name): \(NATSConnection.text(next)) after \(read) of \(expected)")
-            }
-            defer { natsMsg_Destroy(message) }
-            read += 1
+        try NATSLastValues.read(connection: connection, stream: stream, filter: prefix + filter) { message in
             var operation: UnsafePointer<CChar>?
-            if natsMsgHeader_Get(message, "KV-Operation", &operation) == NATS_OK { continue }  // deleted or purged
+            if natsMsgHeader_Get(message, "KV-Operation", &operation) == NATS_OK { return }  // deleted or purged
             let subject = String(cString: natsMsg_GetSubject(message))
-            guard subject.hasPrefix(prefix) else { continue }
+            guard subject.hasPrefix(prefix) else { return }
             let length = Int(natsMsg_GetDataLength(message))
             let bytes = natsMsg_GetData(message).map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
             found.append((String(subject.dropFirst(prefix.count)), bytes))

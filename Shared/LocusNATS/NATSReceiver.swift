@@ -98,36 +98,15 @@ final class NATSReceiver: @unchecked Sendable {
         queue.append([ReceivedQueue.Item(input: ReceivedQueue.decode(message, consumer: -1), consumer: -1, ackHandle: nil)])
     }
 
-    /// Reads each subject's stored last message under `filter` once, through a short-lived consumer.
+    /// Reads each subject's stored last message under `filter` once (`NATSLastValues`).
     private func readLastValues(stream: String, filter: String) {
-        var subscription: OpaquePointer?
-        var options = jsSubOptions()
-        jsSubOptions_Init(&options)
-        var code = jsErrCode(0)
-        let status: natsStatus = stream.withCString { name in
-            options.Stream = name
-            options.Config.DeliverPolicy = js_DeliverLastPerSubject
-            options.Config.AckPolicy = js_AckNone
-            return js_SubscribeSync(&subscription, connection.jetStream, filter, nil, &options, &code)
-        }
-        guard status == NATS_OK, let subscription else {
-            log.warn("cannot read the last values of \(filter) from \(stream): \(NATSConnection.text(status))")
-            return
-        }
-        defer {
-            natsSubscription_Unsubscribe(subscription)
-            natsSubscription_Destroy(subscription)
-        }
         var batch: [ReceivedQueue.Item] = []
-        while !isStopped {
-            var message: OpaquePointer?
-            guard natsSubscription_NextMsg(&message, subscription, 1000) == NATS_OK, let message else { break }
-            defer { natsMsg_Destroy(message) }
-            batch.append(ReceivedQueue.Item(input: ReceivedQueue.decode(message, consumer: -1), consumer: -1, ackHandle: nil))
-            var meta: UnsafeMutablePointer<jsMsgMetaData>?
-            let pending = natsMsg_GetMetaData(&meta, message) == NATS_OK ? meta?.pointee.NumPending ?? 0 : 0
-            jsMsgMetaData_Destroy(meta)
-            if pending == 0 { break }
+        do {
+            try NATSLastValues.read(connection: connection, stream: stream, filter: filter) { message in
+                batch.append(ReceivedQueue.Item(input: ReceivedQueue.decode(message, consumer: -1), consumer: -1, ackHandle: nil))
+            }
+        } catch {
+            log.warn(error.message)
         }
         count("lastValues", batch.count)
         queue.append(batch)

@@ -15,9 +15,14 @@ enum PubCommand {
             OptionSpec("--file", value: "FILE", help: "publish every text-form line of FILE ('-' for stdin)"),
             OptionSpec("--src", value: "NAME", help: "src for envelopes filled in here", default: "cli/pub"),
             OptionSpec("--timeout", value: "SECONDS", help: "how long to wait for the bus", default: "5"),
+            NATSBus.credentialsOption,
             OptionSpec("--help", help: "print this help and exit"),
         ],
-        footer: "BODY is a JSON object; missing envelope fields (v, id, t, src) are filled in, `type` is required.\nExit status: 0 sent, 64 bad arguments, 65 invalid message, 69 bus unreachable.")
+        footer: """
+        BODY is a JSON object; missing envelope fields (v, id, t, src) are filled in, `type` is required.
+        On NATS (--pub nats://…) a topic a stream keeps is published through JetStream and confirmed.
+        Exit status: 0 sent, 64 bad arguments, 65 invalid message, 69 bus unreachable.
+        """)
 
     static func run(_ arguments: [String]) -> Int32 {
         let options = ServiceProgram.parseOrExit(spec, arguments: arguments)
@@ -58,6 +63,24 @@ enum PubCommand {
         }
         let timeout: Double
         do { timeout = try options.double("--timeout") ?? 5 } catch { ServiceProgram.usageFailure("locus pub", error.message) }
+        if let cluster = NATSBus.endpoint(options, program: "locus pub") {
+            switch NATSBus.connect(cluster, options: options, name: source) {
+            case .failure(let error):
+                log.error(error.message)
+                return 69
+            case .success(let connection):
+                do {
+                    guard try NATSBus.publish(items, on: connection, timeout: timeout) else {
+                        log.error("NATS at \(cluster) did not confirm every message within \(timeout) s")
+                        return 69
+                    }
+                    return 0
+                } catch {
+                    log.error(error.message)
+                    return 1
+                }
+            }
+        }
         let context = ZMQContext()
         do {
             let publisher = try BusPublisher(context: context, endpoint: endpoint, source: source)

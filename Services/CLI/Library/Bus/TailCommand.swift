@@ -15,9 +15,15 @@ enum TailCommand {
             OptionSpec("--count", value: "N", help: "exit 0 after N messages"),
             OptionSpec("--timeout", value: "SECONDS", help: "exit 1 if fewer than --count messages arrived by then (or 0 without --count)"),
             OptionSpec("--config", value: "FILE", help: "read options from a JSON object"),
+            OptionSpec("--pub", value: "ENDPOINT", help: "on NATS: the cluster (nats://…), else taken from LOCUS_PUB", environment: nil),
+            NATSBus.credentialsOption,
             OptionSpec("--help", help: "print this help and exit"),
         ],
-        footer: "Prefixes match topics from their start (e.g. location.fused. or region.event.); none means everything.\nRepeats of a message id (last-value replays) are printed once; messages lost on the way (gaps in a topic's tseq) are reported on stderr.")
+        footer: """
+        Prefixes match topics from their start (e.g. location.fused. or region.event.); none means everything.
+        Repeats of a message id (last-value replays) are printed once; messages lost on the way (gaps in a topic's tseq) are reported on stderr.
+        On NATS (--sub/--pub nats://…, or LOCUS_PUB) a prefix ends at a dot or is a whole topic; the stored last values come first.
+        """)
 
     static func run(_ arguments: [String]) -> Int32 {
         let options = ServiceProgram.parseOrExit(spec, arguments: arguments)
@@ -31,6 +37,9 @@ enum TailCommand {
         } catch { ServiceProgram.usageFailure("locus tail", error.message) }
         let prefixes = options.positionals.isEmpty ? [""] : options.positionals
         let log = ServiceLog(name: "locus tail")
+        if let cluster = NATSBus.endpoint(options, program: "locus tail") {
+            return TailNATS.run(cluster, options: options, prefixes: prefixes, jsonOnly: jsonOnly, limit: limit, timeout: timeout, log: log)
+        }
         let context = ZMQContext()
         let signals = ServiceProgram.handleTerminationSignals { _ in context.shutdown() }
         defer { signals.forEach { $0.cancel() } }

@@ -15,9 +15,13 @@ enum DoctorCommand {
             OptionSpec("--sub", value: "ENDPOINT", help: "bus endpoint for subscribers", environment: "LOCUS_SUB"),
             OptionSpec("--wait", value: "SECONDS", help: "how long to listen for health messages", default: "3"),
             OptionSpec("--path", value: "PATH", help: "a state directory or secret file whose permissions to check (repeatable)", repeatable: true),
+            NATSBus.credentialsOption,
             OptionSpec("--help", help: "print this help and exit"),
         ],
-        footer: "Exit status 0 when nothing failed, 1 otherwise. Warnings do not fail.")
+        footer: """
+        On NATS (--pub nats://…, or LOCUS_PUB) it reports the servers, each Locus stream's leader and replicas, and each
+        durable consumer's backlog, then every service's health. Exit status 0 when nothing failed, 1 otherwise. Warnings do not fail.
+        """)
 
     enum Level: String { case ok, warn, fail }
 
@@ -33,8 +37,13 @@ enum DoctorCommand {
         if let sub = options.string("--sub") { endpoints.sub = sub }
         let wait: Double
         do { wait = try options.double("--wait") ?? 3 } catch { ServiceProgram.usageFailure("locus doctor", error.message) }
-        var findings = endpointFindings(endpoints)
-        findings += healthFindings(endpoints, wait: wait)
+        var findings: [Finding]
+        if let cluster = NATSBus.endpoint(options, program: "locus doctor") {
+            findings = DoctorNATS.findings(cluster, options: options, wait: wait)
+        } else {
+            findings = endpointFindings(endpoints)
+            findings += healthFindings(endpoints, wait: wait)
+        }
         for path in options.strings("--path") { findings.append(permissionFinding(path)) }
         for finding in findings { print("\(finding.level.rawValue): \(finding.text)") }
         return findings.contains { $0.level == .fail } ? 1 : 0
