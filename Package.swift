@@ -68,7 +68,7 @@ let busPrograms: [Target] = [
     .target(name: "LocusCLI", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusBus", "LocusNATS", "LocusProvider", "LocusMap", "LocusNet"], path: "Services/CLI/Library"),
     // Benchmarks and evaluations: every service's logic measured beside a peer. Their own
     // program, so the command line and the services carry none of it.
-    .target(name: "LocusBench", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion", "LocusGeofence"], path: "Services/Bench/Library"),
+    .target(name: "LocusBench", dependencies: ["CZeroMQ", "CNATS", "LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusBus", "LocusNATS", "LocusBroker", "LocusProvider", "LocusFusion", "LocusGeofence"], path: "Services/Bench/Library"),
 ]
 
 // MARK: layer 6 — thin executables: a service's logic on the runtime.

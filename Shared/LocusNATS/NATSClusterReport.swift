@@ -84,4 +84,14 @@ public struct NATSClusterReport: Sendable {
         report.consumers.sort { ($0.stream, $0.name) < ($1.stream, $1.name) }
         return report
     }
+
+    /// One consumer's backlog: stored for it and not yet delivered, and delivered but not yet
+    /// acknowledged; nil when it does not exist (yet) or the servers do not answer.
+    public static func backlog(_ connection: NATSConnection, stream: String, consumer: String) -> (pending: UInt64, unacknowledged: Int64)? {
+        var info: UnsafeMutablePointer<jsConsumerInfo>?
+        var code = jsErrCode(0)
+        guard js_GetConsumerInfo(&info, connection.jetStream, stream, consumer, nil, &code) == NATS_OK, let info else { return nil }
+        defer { jsConsumerInfo_Destroy(info) }
+        return (info.pointee.NumPending, info.pointee.NumAckPending)
+    }
 }

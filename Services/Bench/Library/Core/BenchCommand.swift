@@ -14,6 +14,7 @@ public enum BenchCommand {
       nmea       NMEA decoder vs gpsd's gpsdecode on the same bytes
       fusion     fused accuracy on KITTI (seeded noise) and a Pixel 4 drive vs Android's FLP
       geofence   region kernel vs shapely STRtree; fleet throughput and fix→event latency on the bus
+      fleet      the geofence fleet on the ZeroMQ bus and on NATS (1 and 3 partitions) beside bare cnats (not part of `all`)
       pipeline   fix→notification latency through bus, fusion, geofence and notifier at 1 k fixes/s
       resources  RSS and CPU of every service at 1 Hz input, beside gpsd
       network    Wi-Fi/cell positioning in a simulated city (error, hacc coverage, learning); cell import rate
@@ -47,6 +48,7 @@ public enum BenchCommand {
         ("nmea", { NMEABench.run(arguments: $0) }),
         ("fusion", { FusionBench.run($0) }),
         ("geofence", { GeofenceBench.run($0) }),
+        ("fleet", { FleetBench.run($0) }),
         ("pipeline", { PipelineBench.run($0) }),
         ("resources", { ResourceBench.run($0) }),
         ("geodesic", { GeodesicBench.run($0) }),

@@ -150,6 +150,29 @@ struct GeofenceBusRun {
     var sideMeters = GeofenceKernelBench.sceneSideMeters
 
     func run() -> Int32 {
+        do {
+            report(try measureOnTheBus())
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("locus bench geofence: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    /// What a run on the bus measured (`locus bench geofence`, and the ZeroMQ row of `locus bench fleet`).
+    struct Figures {
+        var setupSeconds: Double
+        var fixesPerSecond: Double
+        var floorFixesPerSecond: Double
+        var events: Int
+        /// Per process (geofence, bus, this client): CPU µs per fix with regions, and at the floor.
+        var cpuMicrosecondsPerFix: [(name: String, loaded: Double, floor: Double)]
+        var peakKilobytes: Int?
+        var latencies: [Double]
+    }
+
+    /// Starts locus-bus and locus-geofence on private ipc endpoints and measures them.
+    func measureOnTheBus() throws -> Figures {
         let directory = NSTemporaryDirectory() + "locus-bench-geofence-\(getpid())"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -165,19 +188,14 @@ struct GeofenceBusRun {
                 child.waitUntilExit()
             }
         }
-        do {
-            children.append(try launch(binaries + "/locus-bus", ["--log-level", "warn"], environment))
-            children.append(try launch(binaries + "/locus-geofence",
-                                       ["--default-authorization", "always", "--db", directory + "/geofence.db", "--log-level", "warn",
-                                        "--quota", String(max(circles, 10_000))],
-                                       environment))
-            let processes = [("locus-geofence", children[1].processIdentifier), ("locus-bus", children[0].processIdentifier),
-                             ("this client", getpid())]
-            return try measure(endpoints, processes: processes)
-        } catch {
-            FileHandle.standardError.write(Data("locus bench geofence: \(error)\n".utf8))
-            return 1
-        }
+        children.append(try launch(binaries + "/locus-bus", ["--log-level", "warn"], environment))
+        children.append(try launch(binaries + "/locus-geofence",
+                                   ["--default-authorization", "always", "--db", directory + "/geofence.db", "--log-level", "warn",
+                                    "--quota", String(max(circles, 10_000))],
+                                   environment))
+        let processes = [("locus-geofence", children[1].processIdentifier), ("locus-bus", children[0].processIdentifier),
+                         ("this client", getpid())]
+        return try measure(endpoints, processes: processes)
     }
 
     private func launch(_ path: String, _ arguments: [String], _ environment: [String: String]) throws -> Process {
@@ -189,7 +207,7 @@ struct GeofenceBusRun {
         return process
     }
 
-    private func measure(_ endpoints: BusEndpoints, processes: [(name: String, pid: Int32)]) throws -> Int32 {
+    private func measure(_ endpoints: BusEndpoints, processes: [(name: String, pid: Int32)]) throws -> Figures {
         let context = ZMQContext()
         let subscriber = try BusSubscriber(context: context, endpoint: endpoints.sub,
                                            prefixes: [Topic.regionStatePrefix, Topic.regionEventPrefix, Topic.health("geofence")])
@@ -250,31 +268,44 @@ struct GeofenceBusRun {
         let (seconds, events) = (loaded.seconds, loaded.events)
         let latencies = try measureLatency(publisher: publisher, next: next, ids: &ids)
 
+        return Figures(setupSeconds: setupSeconds, fixesPerSecond: Double(fixes) / seconds, floorFixesPerSecond: Double(fixes) / idle.seconds,
+                       events: events,
+                       cpuMicrosecondsPerFix: processes.enumerated().map { number, process in
+                           (process.name, loadedCPU[number] / Double(fixes) * 1e6, idleCPU[number] / Double(fixes) * 1e6)
+                       },
+                       peakKilobytes: ProcSample.readPeakKilobytes(pid: processes[0].pid), latencies: latencies)
+    }
+
+    private func report(_ figures: Figures) {
         print("| locus-geofence on locus-bus (\(circles) regions, \(devices) devices, \(Int(sideMeters / 1_000)) km square) | value |")
         print("|---|---:|")
-        print("| regions added and acknowledged | \(circles) in \(String(format: "%.2f", setupSeconds)) s |")
-        print("| fixes/s, \(fixes) fixes (decode, index, hysteresis, SQLite) | \(Int(Double(fixes) / seconds)) |")
-        print("| fixes/s with no regions (bus, codec, runtime and this client: the floor) | \(Int(Double(fixes) / idle.seconds)) |")
-        print("| events produced | \(events) |")
+        print("| regions added and acknowledged | \(circles) in \(String(format: "%.2f", figures.setupSeconds)) s |")
+        print("| fixes/s, \(fixes) fixes (decode, index, hysteresis, SQLite) | \(Int(figures.fixesPerSecond)) |")
+        print("| fixes/s with no regions (bus, codec, runtime and this client: the floor) | \(Int(figures.floorFixesPerSecond)) |")
+        print("| events produced | \(figures.events) |")
         // Wall rates depend on what else the two cores run; CPU time per fix does not.
-        for (number, process) in processes.enumerated() {
-            func perFix(_ seconds: [Double]) -> String { String(format: "%.2f", seconds[number] / Double(fixes) * 1e6) }
-            print("| CPU µs per fix in \(process.name), with regions / floor | \(perFix(loadedCPU)) / \(perFix(idleCPU)) |")
+        for process in figures.cpuMicrosecondsPerFix {
+            print("| CPU µs per fix in \(process.name), with regions / floor | \(String(format: "%.2f", process.loaded)) / \(String(format: "%.2f", process.floor)) |")
         }
-        if let peak = ProcSample.readPeakKilobytes(pid: processes[0].pid) {
+        if let peak = figures.peakKilobytes {
             print("| locus-geofence peak RSS (every region and device in memory) | \(String(format: "%.1f MB", Double(peak) / 1024)) |")
         }
-        if let geofenceSeconds = loadedCPU.first, geofenceSeconds > 0 {
-            print("| fixes/s per core of locus-geofence, with regions (fixes ÷ its CPU time) | \(Int(Double(fixes) / geofenceSeconds)) |")
+        if let geofence = figures.cpuMicrosecondsPerFix.first, geofence.loaded > 0 {
+            print("| fixes/s per core of locus-geofence, with regions (fixes ÷ its CPU time) | \(Int(1e6 / geofence.loaded)) |")
         }
-        if latencies.isEmpty {
+        if figures.latencies.isEmpty {
             print("| fix→event latency | (no samples) |")
         } else {
-            let sorted = latencies.sorted()
-            func percentile(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))] * 1000 }
-            print("| fix→event latency p50 / p99 (\(sorted.count) samples) | \(String(format: "%.3f / %.3f ms", percentile(0.5), percentile(0.99))) |")
+            let (p50, p99) = Self.percentiles(figures.latencies)
+            print("| fix→event latency p50 / p99 (\(figures.latencies.count) samples) | \(String(format: "%.3f / %.3f ms", p50, p99)) |")
         }
-        return 0
+    }
+
+    /// p50 and p99 of latencies in seconds, in milliseconds.
+    static func percentiles(_ latencies: [Double]) -> (Double, Double) {
+        let sorted = latencies.sorted()
+        func percentile(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))] * 1000 }
+        return (percentile(0.5), percentile(0.99))
     }
 
     /// Publishes `frames` as fast as the service keeps up and waits until it has handled
