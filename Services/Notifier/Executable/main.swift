@@ -92,9 +92,11 @@ if let state = options.string("--state") {
 }
 
 let delivery = DeliveryService(directory: directory, specs: specs, options: sinkOptions, policy: policy)
-let logic: NotifierLogic
+var logic: NotifierLogic
 do {
     logic = try NotifierLogic(configuration: configuration, outbox: Outbox(directory: directory), delivery: delivery)
+    // The runtime holds each batch's messages until flush: one commit and one delivery per batch.
+    logic.commitsOnFlush = true
 } catch {
     log.error("cannot open the outbox in \(directory.path): \(error)")
     exit(ServiceProgram.exitConfig)

@@ -9,25 +9,37 @@ public import LocusStore
 /// back out of `tick` and `finish` as `notify.<sink>` messages.
 public struct NotifierLogic: ServiceLogic {
     public static let service = "notifier"
-    public static let baseSubscriptions = [Topic.regionEventPrefix, Topic.visitPrefix, Topic.authStatusPrefix,
-                                           Topic.locationFusedPrefix, Topic.notifyRequest]
-    /// The base topics, plus the replay marker's when the notifier catches up after restarts.
+    public static let baseSubscriptions = [Topic.regionEventPrefix, Topic.visitPrefix, Topic.authStatusPrefix, Topic.notifyRequest]
+    /// The base topics, the fused fixes of the devices that have a destination (no other
+    /// device's fixes are wanted: a fleet's would cost the bus a delivery and this service a
+    /// decode per fix), plus the replay marker's when the notifier catches up after restarts.
     public var subscriptions: [String] {
-        Self.baseSubscriptions + (replayGate.map { [$0.markerTopic] } ?? [])
+        Self.baseSubscriptions + destinations.keys.sorted().map(Topic.locationFused) + (replayGate.map { [$0.markerTopic] } ?? [])
     }
+
+    /// Moves whenever the set of devices with a destination changes (see `subscriptions`).
+    public private(set) var subscriptionsVersion = 0
 
     private let configuration: NotifierConfiguration
     private let outbox: Outbox
     private let delivery: DeliveryService?
     private var cooldown: Cooldown
     private var merger: BurstMerger
-    private var destinations: [String: Destination] = [:]
+    private var destinations: [String: Destination] = [:] {
+        didSet { if destinations.count != oldValue.count || destinations.keys != oldValue.keys { subscriptionsVersion += 1 } }
+    }
     private var authorizations: [String: AuthStatus] = [:]
     private var counts: [String: Int] = [:]
     /// Present when `configuration.replay` is set (bus mode).
     private var replayGate: ReplayGate?
-    /// Notifications stored by the current message, handed to the sinks after its commit.
+    /// Notifications stored by the current batch, handed to the sinks after its commit.
     private var stored: [(seq: Int64, record: NotificationRecord)] = []
+    /// `now` of the tick that last woke the sink workers.
+    private var lastWake = -Double.infinity
+    /// When set, every write of a batch of input goes into one transaction committed (and
+    /// delivered) by `flush`, which the runtime calls after each batch: a burst of events
+    /// costs one commit and one sink write. Unset, each message commits and delivers on its own.
+    public var commitsOnFlush = false
 
     /// - Parameters:
     ///   - outbox: this thread's connection to the durable outbox.
@@ -72,31 +84,53 @@ public struct NotifierLogic: ServiceLogic {
 
     /// One event's writes (seen id, replay point, notification) are one transaction, so one
     /// commit; the stored notifications go to the sinks once it is committed.
+    /// One event's writes (seen id, replay point, notification) are one savepoint of the
+    /// batch's transaction: undone together when one fails. The batch commits (at the end of
+    /// the message, or in `flush` with `commitsOnFlush`), and only then do the sinks see its
+    /// notifications.
     private mutating func handle(_ message: Message, topic: String, now: Double) -> [Outbound] {
         var output: [Outbound] = []
         if case .location = message.body {
             route(message, topic: topic, now: now, output: &output)
         } else {
             let outbox = self.outbox
+            let storedBefore = stored.count
             do {
+                try outbox.beginBatch()
                 try outbox.transaction { () throws(SQLiteError) in route(message, topic: topic, now: now, output: &output) }
             } catch {
-                stored.removeAll()
+                stored.removeSubrange(storedBefore...)
                 output.append(reject("outboxFailed", "cannot commit event \(message.envelope.id): \(error)", topic: topic,
                                      ref: message.envelope.id, t: message.envelope.t))
             }
         }
-        dispatchStored(output: &output)
+        if !commitsOnFlush { commitAndDispatch(output: &output) }
         return output
     }
 
-    /// Hands the notifications committed since the last call to the sinks; inline sinks'
-    /// records come back at once.
-    private mutating func dispatchStored(output: inout [Outbound]) {
+    /// Commits the batch, then hands its notifications to the sinks; inline sinks' records
+    /// come back at once. A failed commit loses the batch's writes: each notification in it
+    /// is reported.
+    private mutating func commitAndDispatch(output: inout [Outbound]) {
+        guard outbox.batchIsOpen || !stored.isEmpty else { return }
+        do { try outbox.commitBatch() } catch {
+            for (_, record) in stored {
+                output.append(reject("outboxFailed", "cannot commit event \(record.ref): \(error)", topic: nil, ref: record.ref, t: record.t))
+            }
+            stored.removeAll()
+            return
+        }
         guard !stored.isEmpty else { return }
         defer { stored.removeAll() }
         guard let delivery else { return }
-        for (seq, record) in stored { output += delivery.dispatch(record, seq: seq, outbox: outbox) }
+        output += delivery.dispatch(stored, outbox: outbox)
+    }
+
+    /// Called after every batch of input: one commit for the batch, then delivery.
+    public mutating func flush(now: Double) -> [Outbound] {
+        var output: [Outbound] = []
+        commitAndDispatch(output: &output)
+        return output
     }
 
     private mutating func route(_ message: Message, topic: String, now: Double, output: inout [Outbound]) {
@@ -135,18 +169,24 @@ public struct NotifierLogic: ServiceLogic {
         }
     }
 
+    /// Due bursts are stored here (with `commitsOnFlush`, committed and delivered by the `flush` after the tick).
+    /// The sink workers get a nudge at most once a second (of `now`): `--stdio` ticks after
+    /// every line, and a worker woken that often would take every delivery off the inline path.
     public mutating func tick(now: Double) -> [Outbound] {
         var output = replayTick(now: now)
         for burst in merger.due(now: now) { flush(burst, output: &output) }
-        dispatchStored(output: &output)
-        delivery?.wake()
+        if !commitsOnFlush { commitAndDispatch(output: &output) }
+        if !(now - lastWake < 1 && now >= lastWake) {
+            lastWake = now
+            delivery?.wake()
+        }
         return output + (delivery?.takeReports() ?? [])
     }
 
     public mutating func finish(now: Double) -> [Outbound] {
         var output: [Outbound] = []
         for burst in merger.due(now: nil) { flush(burst, output: &output) }
-        dispatchStored(output: &output)
+        commitAndDispatch(output: &output)
         if let delivery {
             if !delivery.drain(timeoutSeconds: configuration.drainTimeoutSeconds) {
                 output.append(reject("drainTimeout", "sinks still had notifications after \(configuration.drainTimeoutSeconds) s; they stay in the outbox for the next start",
@@ -228,7 +268,8 @@ public struct NotifierLogic: ServiceLogic {
             for burst in merger.due(now: t) { flush(burst, output: &output) }
             return
         }
-        store(single(summary, eventID: id), cooldownKey: "\(event.owner)/\(event.regionId)/\(event.device)/\(kind.rawValue)", output: &output)
+        store(single(summary, eventID: id), cooldownKey: cooldown.isEnabled ? "\(event.owner)/\(event.regionId)/\(event.device)/\(kind.rawValue)" : nil,
+              output: &output)
     }
 
     private func single(_ event: RegionEventSummary, eventID: String) -> NotificationRecord {
@@ -245,7 +286,7 @@ public struct NotifierLogic: ServiceLogic {
         if burst.count == 1 {
             let event = first.event
             store(single(event, eventID: first.eventID),
-                  cooldownKey: "\(event.owner)/\(event.regionId)/\(event.device)/enter", output: &output)
+                  cooldownKey: cooldown.isEnabled ? "\(event.owner)/\(event.regionId)/\(event.device)/enter" : nil, output: &output)
             return
         }
         let regions = burst.map(\.event.regionId)
@@ -331,6 +372,7 @@ public struct NotifierLogic: ServiceLogic {
             // Only a stored notification wakes the sinks: waking them for every message (a
             // thousand fused fixes a second) made each sink thread query the outbox each time,
             // contending for the database with this thread.
+            try outbox.beginBatch()
             if let seq = try outbox.store(record) {
                 count("notifications")
                 stored.append((seq, record))
@@ -343,7 +385,10 @@ public struct NotifierLogic: ServiceLogic {
     }
 
     private mutating func persist(_ destination: Destination?, device: String, output: inout [Outbound], t: Double) {
-        do { try outbox.saveDestination(device: device, json: destination?.json()) } catch {
+        do {
+            try outbox.beginBatch()
+            try outbox.saveDestination(device: device, json: destination?.json())
+        } catch {
             output.append(reject("outboxFailed", "cannot store the destination of \(device): \(error)", topic: nil, ref: nil, t: t))
         }
     }

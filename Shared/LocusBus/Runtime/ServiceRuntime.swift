@@ -109,6 +109,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         var nextTick = now() + settings.tickIntervalSeconds
         var nextHealth = now()
         var stopping = false
+        var subscribed = (version: logic.subscriptionsVersion, prefixes: Set(logic.subscriptions))
         while !stopping {
             let current = now()
             if current >= nextHealth {
@@ -153,12 +154,23 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
                 log.info("stopping on signal")
                 stopping = true
             }
+            if let subscriber, reader == nil { try follow(subscriptions: &subscribed, on: subscriber) }
         }
         let end = now()
         batch(now: end, emit: emit) { held in held(logic.finish(now: end)) }
         try flush(publisher)
         log.info("stopped: \(summary(publisher: publisher))")
         return 0
+    }
+
+    /// Subscribes to what the logic's subscriptions gained and drops what they lost, when
+    /// their version moved (with a reader thread the subscriber is that thread's: not followed).
+    private func follow(subscriptions subscribed: inout (version: Int, prefixes: Set<String>), on subscriber: BusSubscriber) throws {
+        guard logic.subscriptionsVersion != subscribed.version else { return }
+        let wanted = Set(logic.subscriptions)
+        for prefix in wanted.subtracting(subscribed.prefixes) { try subscriber.socket.subscribe(prefix) }
+        for prefix in subscribed.prefixes.subtracting(wanted) { try subscriber.socket.unsubscribe(prefix) }
+        subscribed = (logic.subscriptionsVersion, wanted)
     }
 
     /// Gives queued messages a bounded chance to reach the bus before the sockets close.
@@ -201,11 +213,16 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         let injectorBase = injectors.count > 0 ? poller.add(fileDescriptor: injectors[0].eventFD) : -1
         for injector in injectors.dropFirst() { poller.add(fileDescriptor: injector.eventFD) }
         var output = LineWriter(fd: 1)
+        var sent = 0
         let emit: (Outbound) -> Void = { [self] outbound in
             seq += 1
             let message = Message(body: outbound.body, id: ids.next(), t: outbound.t, src: settings.source, seq: seq)
-            output.write(TextForm.line(topic: outbound.topic, body: MessageCodec.encode(message)))
-            counters.add("sent")
+            output.write { line in
+                line.append(contentsOf: outbound.topic.utf8)
+                line.append(UInt8(ascii: " "))
+                MessageCodec.encode(message, appendingTo: &line)
+            }
+            sent += 1
         }
         var input = LineReader(fd: 0)
         var stopping = !settings.readsInput && injectors.isEmpty
@@ -213,9 +230,9 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
             output.flush()
             let readable = try poller.poll(timeoutMilliseconds: -1)
             if stdinIndex >= 0 && readable[stdinIndex] {
-                let (lines, ended) = input.read()
+                var ended = false
                 batch(now: stdioClock, emit: emit) { held in
-                    for line in lines { handleLine(line, emit: { held([$0]) }) }
+                    ended = input.read { line in handleLine(line, held: held) }
                 }
                 if ended { stopping = true }
             }
@@ -230,25 +247,26 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         }
         batch(now: stdioClock, emit: emit) { held in held(logic.finish(now: stdioClock)) }
         output.flush()
+        counters.add("sent", sent)
         log.info("stopped: sent=\(counters["sent"]) received=\(received) rejected=\(counters["rejected"])")
         return 0
     }
 
-    private func handleLine(_ line: Substring, emit: (Outbound) -> Void) {
-        if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return }
+    /// One text-form line, read where it lies in the input buffer.
+    private func handleLine(_ line: UnsafeRawBufferPointer, held: ([Outbound]) -> Void) {
+        if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) { return }
         let topic: String
         let message: Message
         do {
-            let parsed = try TextForm.parse(line)
-            topic = parsed.topic
-            message = try MessageCodec.decode(parsed.body)
+            (topic, message) = try TextForm.decode(line)
         } catch {
-            reject(error, topic: nil, now: stdioClock).forEach(emit)
+            held(reject(error, topic: nil, now: stdioClock))
             return
         }
         stdioClock = max(stdioClock, message.envelope.t)
-        deliver(message, topic: topic, now: stdioClock).forEach(emit)
-        logic.tick(now: stdioClock).forEach(emit)
+        held(deliver(message, topic: topic, now: stdioClock))
+        let ticked = logic.tick(now: stdioClock)
+        if !ticked.isEmpty { held(ticked) }
     }
 
     // MARK: shared
