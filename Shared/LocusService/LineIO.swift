@@ -7,7 +7,8 @@ import Glibc
 /// an unfinished line stays in the buffer for the next read.
 public struct LineReader {
     let fd: Int32
-    var maxLineBytes = 1 << 20
+    /// Longest line kept whole; a longer one is cut to a 64-byte prefix and the rest skipped.
+    public var maxLineBytes = 1 << 20
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     /// Bytes at the front of `buffer` that belong to lines not yet complete.
     private var filled = 0

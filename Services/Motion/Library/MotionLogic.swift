@@ -25,6 +25,9 @@ public struct MotionLogic: ServiceLogic {
     private var goodFixes = 0
     /// When each device next has something for `tick` to do.
     private var schedule = TickSchedule()
+    /// Looks at every device in every tick, as before the schedule: the reference the
+    /// schedule is tested against (same output, in the same order).
+    var tickScansEveryDevice = false
 
     public init(configuration: MotionConfiguration = MotionConfiguration(), ownSource: String? = nil) {
         self.configuration = configuration
@@ -69,7 +72,7 @@ public struct MotionLogic: ServiceLogic {
     /// Only devices the schedule says are due are looked at: the others have nothing to do.
     public mutating func tick(now: Double) -> [Outbound] {
         var out: [Outbound] = []
-        for device in schedule.takeDue(at: now) {
+        for device in tickScansEveryDevice ? devices.keys.sorted() : schedule.takeDue(at: now) {
             guard var track = devices[device] else { continue }
             out += checkPause(&track, device: device, now: now)
             out += degrade(&track, device: device, now: now)
