@@ -34,11 +34,14 @@ enum FleetBench {
                 print(FleetStdioBench.report(result, scene: scene))
                 print("")
                 BenchRecorder.shared.record(BenchRow(
-                    name: "fusion --stdio, \(devices) devices", ours: result.fusion.wallMedian, peer: result.geofence.wallMedian,
-                    peerName: "geofence --stdio, same fixes, \(regions) regions", unit: "fixes/s", goal: .ratioAtLeast(0.8)))
+                    name: "fusion --stdio, \(devices) devices (CPU)", ours: result.fusion.cpuMedian, peer: result.geofence.cpuMedian,
+                    peerName: "geofence --stdio, same fixes, \(regions) regions, --db", unit: "fixes/s", goal: .ratioAtLeast(0.8)))
                 BenchRecorder.shared.record(BenchRow(
-                    name: "fusion --stdio fixes/s, \(devices) devices", ours: result.fusion.wallMedian, peer: result.geofenceBare.wallMedian,
-                    peerName: "geofence --stdio, same fixes, no regions", unit: "fixes/s", goal: .atLeast(200_000)))
+                    name: "fusion --stdio, \(devices) devices (CPU), beside no regions", ours: result.fusion.cpuMedian,
+                    peer: result.geofenceBare.cpuMedian, peerName: "geofence --stdio, same fixes, no regions", unit: "fixes/s", goal: .none))
+                BenchRecorder.shared.record(BenchRow(
+                    name: "fusion --stdio fixes/s, \(devices) devices (wall)", ours: result.fusion.wallMedian, peer: result.geofence.wallMedian,
+                    peerName: "geofence --stdio, same fixes, \(regions) regions, --db", unit: "fixes/s", goal: .atLeast(200_000)))
             }
             guard !options.flag("--skip-bus") else { return 0 }
             let scene = GeofenceFleetScene(circles: regions, devices: devices, fixes: fixes, seed: seed, sideMeters: sideMeters)

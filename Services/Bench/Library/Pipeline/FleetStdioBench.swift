@@ -3,9 +3,9 @@ import LocusProtocol
 
 /// The fleet through each service's `--stdio` on the same fixes: locus-fusion on the raw
 /// fixes (approx output on), locus-geofence on the same fixes as `location.fused.*` with the
-/// scene's regions (and without, for context), locus-motion on them as fused input. Runs are
-/// alternated round by round and the medians reported, since one run on a shared machine
-/// says little.
+/// scene's regions and its database (as it runs in the pipeline), with the regions in memory
+/// only, and with no regions, and locus-motion on them as fused input. Runs are alternated
+/// round by round and the medians reported, since one run on a shared machine says little.
 struct FleetStdioBench {
     let scene: GeofenceFleetScene
     let rounds: Int
@@ -23,6 +23,7 @@ struct FleetStdioBench {
     struct Result {
         var fusion = Rates()
         var geofence = Rates()
+        var geofenceInMemory = Rates()
         var geofenceBare = Rates()
         var motion = Rates()
     }
@@ -51,11 +52,22 @@ struct FleetStdioBench {
                     result.fusion.cpu.append(fixes / run.cpuSeconds)
                 },
                 {
-                    // The fixes' share: the run with regions and fixes less the run with the regions alone.
-                    let both = try StdioRun.run(binaries + "/locus-geofence", geofenceArguments, input: regionsAndFused)
-                    let alone = try StdioRun.run(binaries + "/locus-geofence", geofenceArguments, input: regions)
+                    // The fixes' share: the run with regions and fixes less the run with the regions
+                    // alone, each on a new database (what the pipeline's geofence runs with).
+                    let database = directory + "/geofence.db"
+                    func fresh() { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) } }
+                    fresh()
+                    let both = try StdioRun.run(binaries + "/locus-geofence", geofenceArguments + ["--db", database], input: regionsAndFused)
+                    fresh()
+                    let alone = try StdioRun.run(binaries + "/locus-geofence", geofenceArguments + ["--db", database], input: regions)
                     result.geofence.wall.append(fixes / max(both.wallSeconds - alone.wallSeconds, 1e-6))
                     result.geofence.cpu.append(fixes / max(both.cpuSeconds - alone.cpuSeconds, 1e-6))
+                },
+                {
+                    let both = try StdioRun.run(binaries + "/locus-geofence", geofenceArguments, input: regionsAndFused)
+                    let alone = try StdioRun.run(binaries + "/locus-geofence", geofenceArguments, input: regions)
+                    result.geofenceInMemory.wall.append(fixes / max(both.wallSeconds - alone.wallSeconds, 1e-6))
+                    result.geofenceInMemory.cpu.append(fixes / max(both.cpuSeconds - alone.cpuSeconds, 1e-6))
                 },
                 {
                     let run = try StdioRun.run(binaries + "/locus-geofence", geofenceArguments, input: fused)
@@ -89,11 +101,16 @@ struct FleetStdioBench {
             | service (input) | wall median | wall runs | CPU median | CPU runs |
             |---|---:|---|---:|---|
             \(row("locus-fusion (location.raw.*, approx on)", result.fusion))
-            \(row("locus-geofence (the same fixes as location.fused.*, \(scene.circles.count) regions; fixes' share)", result.geofence))
+            \(row("locus-geofence (the same fixes as location.fused.*, \(scene.circles.count) regions, --db; fixes' share)", result.geofence))
+            \(row("locus-geofence (the same, regions in memory only, no --db; fixes' share)", result.geofenceInMemory))
             \(row("locus-geofence (the same fixes, no regions)", result.geofenceBare))
             \(row("locus-motion (the same fixes as fused input)", result.motion))
 
-            fusion ÷ geofence with regions: \(String(format: "%.2f", ratio))× in wall time, \(String(format: "%.2f", cpuRatio))× in CPU time
+            fusion ÷ geofence with regions and database: \(String(format: "%.2f", ratio))× in wall time, \(String(format: "%.2f", cpuRatio))× in CPU time
+            fusion ÷ geofence with regions in memory: \(String(format: "%.2f", result.fusion.wallMedian / result.geofenceInMemory.wallMedian))× wall, \
+            \(String(format: "%.2f", result.fusion.cpuMedian / result.geofenceInMemory.cpuMedian))× CPU; ÷ geofence with no regions: \
+            \(String(format: "%.2f", result.fusion.wallMedian / result.geofenceBare.wallMedian))× wall, \
+            \(String(format: "%.2f", result.fusion.cpuMedian / result.geofenceBare.cpuMedian))× CPU
             """
     }
 }
