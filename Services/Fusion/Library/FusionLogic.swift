@@ -54,7 +54,10 @@ public struct FusionLogic: ServiceLogic {
         }
         switch message.body {
         case .location(let location) where topic.hasPrefix(Topic.locationRawPrefix):
-            out += receiveFix(location, message: message, topic: topic, now: now)
+            // Taken as it is when nothing came before it (the usual case): no second array.
+            if out.isEmpty { out = receiveFix(location, message: message, topic: topic, now: now) } else {
+                out += receiveFix(location, message: message, topic: topic, now: now)
+            }
         case .control(let control) where topic.hasPrefix(Topic.controlPrefix):
             guard let slot = slot(for: control.device, topic: topic, prefix: Topic.controlPrefix, message: message, now: now, out: &out)
             else { return out }
@@ -86,7 +89,9 @@ public struct FusionLogic: ServiceLogic {
     // MARK: - Fixes
 
     private mutating func receiveFix(_ location: Location, message: Message, topic: String, now: Double) -> [Outbound] {
+        // Room for what one fix publishes (fused, significant, approx, visit): one allocation.
         var out: [Outbound] = []
+        out.reserveCapacity(4)
         var t = message.envelope.t
         guard location.lat.isFinite, location.lon.isFinite, abs(location.lat) <= 90, abs(location.lon) <= 180,
               location.hacc.isFinite, location.hacc > 0, t.isFinite, (location.age ?? 0).isFinite, (location.age ?? 0) >= 0 else {
@@ -162,12 +167,12 @@ public struct FusionLogic: ServiceLogic {
         }
         if let alt = location.alt { state.lastAltitude = (alt, location.vacc) }
         guard let estimate = state.filter.estimate else { return out }
-        out += publish(estimate, device: device, mode: location.mode, state: &state)
+        publish(estimate, device: device, mode: location.mode, state: &state, out: &out)
         return out
     }
 
-    private mutating func publish(_ estimate: FilterEstimate, device: String, mode: String?, state: inout DeviceState) -> [Outbound] {
-        var out: [Outbound] = []
+    private mutating func publish(_ estimate: FilterEstimate, device: String, mode: String?, state: inout DeviceState,
+                                  out: inout [Outbound]) {
         let t = estimate.t
         if let visit = state.visits.observe(estimate.coordinate, haccMeters: estimate.haccMeters, t: t) {
             let body = Visit(device: device, lat: visit.center.lat, lon: visit.center.lon, hacc: visit.haccMeters,
@@ -176,7 +181,7 @@ public struct FusionLogic: ServiceLogic {
         }
         guard state.policy.shouldPublish(estimate.coordinate, haccMeters: estimate.haccMeters, t: t) else {
             fixCounts.add(.held)
-            return out
+            return
         }
         let fused = Location(
             device: device, source: "fused", lat: estimate.coordinate.lat, lon: estimate.coordinate.lon,
@@ -193,7 +198,6 @@ public struct FusionLogic: ServiceLogic {
             state.unsavedFix = LastKnownStore.Entry(device: device, lat: fused.lat, lon: fused.lon, hacc: fused.hacc, t: t, alt: fused.alt)
             saveIfDue(&state, force: false)
         }
-        return out
     }
 
     /// The reduced-accuracy message, only when its point or period changed. The device's
