@@ -2,15 +2,14 @@ public import LocusGeo
 public import LocusProtocol
 
 /// Everything fusion keeps about one device, as values: the filter and the per-stream state.
-/// `FusionLogic` keeps these in one array and changes them in place, so a fix copies none of it.
+/// `FusionLogic` keeps these in one array and moves a device's out and back per fix, so none of
+/// it is copied; its topics are kept beside it (`DeviceTopics`), out of what a fix moves.
 public struct DeviceState: Sendable {
     public var filter: DeviceFilter
     public var policy: OutputPolicy
     public var screen: FixScreen
     public var significant: SignificantChange
     public var visits: VisitDetector
-    /// The topics this device publishes on, built once.
-    public let topics: DeviceTopics
     /// The device's secret approx grid shift and current period's jitter (nil without an approx stream).
     public var approxOffsets: ApproximateLocation.Offsets?
     /// The last approximate point published and its period, so one period yields one message.
@@ -34,7 +33,6 @@ public struct DeviceState: Sendable {
         significant = SignificantChange(minimumDistanceMeters: configuration.significantDistanceMeters,
                                         minimumIntervalSeconds: configuration.significantIntervalSeconds)
         visits = VisitDetector(radiusMeters: configuration.visitRadiusMeters, minimumStaySeconds: configuration.visitMinimumStaySeconds)
-        topics = DeviceTopics(device: device)
         approxOffsets = configuration.approx?.offsets(device: device)
     }
 

@@ -12,6 +12,8 @@ public struct FusionLogic: ServiceLogic {
     /// Every device's state, in one array; `slots` finds a device's place. A fix takes its
     /// device's state out (`take()`, a move) and puts it back, so none of it is copied per fix.
     private var states: [DeviceState?] = []
+    /// Each device's topics, beside its state (in the same slot).
+    private var topics: [DeviceTopics] = []
     private var slots: [String: Int] = [:]
     var counters = Counters()
     /// The per-fix counts, kept as integers: no string is built or hashed per fix.
@@ -167,17 +169,17 @@ public struct FusionLogic: ServiceLogic {
         }
         if let alt = location.alt { state.lastAltitude = (alt, location.vacc) }
         guard let estimate = state.filter.estimate else { return out }
-        publish(estimate, device: device, mode: location.mode, state: &state, out: &out)
+        publish(estimate, slot: slot, device: device, mode: location.mode, state: &state, out: &out)
         return out
     }
 
-    private mutating func publish(_ estimate: FilterEstimate, device: String, mode: String?, state: inout DeviceState,
+    private mutating func publish(_ estimate: FilterEstimate, slot: Int, device: String, mode: String?, state: inout DeviceState,
                                   out: inout [Outbound]) {
         let t = estimate.t
         if let visit = state.visits.observe(estimate.coordinate, haccMeters: estimate.haccMeters, t: t) {
             let body = Visit(device: device, lat: visit.center.lat, lon: visit.center.lon, hacc: visit.haccMeters,
                              arrival: visit.arrival, departure: visit.departure)
-            out.append(Outbound(topic: state.topics.visit, body: .visit(body), t: t))
+            out.append(Outbound(topic: topics[slot].visit, body: .visit(body), t: t))
         }
         guard state.policy.shouldPublish(estimate.coordinate, haccMeters: estimate.haccMeters, t: t) else {
             fixCounts.add(.held)
@@ -189,11 +191,11 @@ public struct FusionLogic: ServiceLogic {
             speed: estimate.speedMetersPerSecond, speedAcc: max(estimate.speedAccuracy, 0.01),
             course: estimate.courseDegrees, mode: mode, tier: AccuracyTier(haccMeters: estimate.haccMeters).rawValue,
             timeSource: state.timeline.retimed ? "arrival" : nil)
-        out.append(Outbound(topic: state.topics.fused, body: .location(fused), t: t))
+        out.append(Outbound(topic: topics[slot].fused, body: .location(fused), t: t))
         if state.significant.observe(estimate.coordinate, t: t) {
-            out.append(Outbound(topic: state.topics.significant, body: .location(fused), t: t))
+            out.append(Outbound(topic: topics[slot].significant, body: .location(fused), t: t))
         }
-        if let approx = approximate(estimate.coordinate, device: device, t: t, state: &state) { out.append(approx) }
+        if let approx = approximate(estimate.coordinate, slot: slot, device: device, t: t, state: &state) { out.append(approx) }
         if store != nil {
             state.unsavedFix = LastKnownStore.Entry(device: device, lat: fused.lat, lon: fused.lon, hacc: fused.hacc, t: t, alt: fused.alt)
             saveIfDue(&state, force: false)
@@ -202,7 +204,7 @@ public struct FusionLogic: ServiceLogic {
 
     /// The reduced-accuracy message, only when its point or period changed. The device's
     /// secret offsets are kept in its state: a fix in the same cell and period hashes nothing.
-    private func approximate(_ coordinate: Coordinate, device: String, t: Double, state: inout DeviceState) -> Outbound? {
+    private func approximate(_ coordinate: Coordinate, slot: Int, device: String, t: Double, state: inout DeviceState) -> Outbound? {
         guard let approx = configuration.approx else { return nil }
         var offsets = state.approxOffsets ?? approx.offsets(device: device)
         let point = approx.reduce(coordinate, t: t, offsets: &offsets)
@@ -213,7 +215,7 @@ public struct FusionLogic: ServiceLogic {
         let hacc = approx.haccMeters
         let body = Location(device: device, source: "fused", lat: point.lat, lon: point.lon, hacc: hacc, mode: "approx",
                             tier: AccuracyTier(haccMeters: hacc).rawValue)
-        return Outbound(topic: state.topics.approx, body: .location(body), t: t)
+        return Outbound(topic: topics[slot].approx, body: .location(body), t: t)
     }
 
     // MARK: - Last known location
@@ -264,8 +266,7 @@ public struct FusionLogic: ServiceLogic {
     private mutating func slot(for device: String, topic: String, prefix: String, message: Message, now: Double,
                                out: inout [Outbound]) -> Int? {
         // A known device's raw fixes: one comparison with the topic its state keeps.
-        if prefix == Topic.locationRawPrefix, let slot = slots[device], let topics = states[slot]?.topics, topics.rawIsASCII,
-           topic == topics.raw {
+        if prefix == Topic.locationRawPrefix, let slot = slots[device], topics[slot].rawIsASCII, topic == topics[slot].raw {
             return slot
         }
         guard Topic.topic(topic, is: prefix, plus: device) else {
@@ -278,6 +279,7 @@ public struct FusionLogic: ServiceLogic {
             return nil
         }
         states.append(DeviceState(device: device, configuration: configuration))
+        topics.append(DeviceTopics(device: device))
         slots[device] = states.count - 1
         return states.count - 1
     }
