@@ -37,7 +37,10 @@ struct FleetBusRun {
         let stack = BenchStack(tag: "fleet")
         defer { stack.stop() }
         let bus = try stack.start("locus-bus", ["--log-level", "warn"])
-        let fusion = try stack.start("locus-fusion", ["--log-level", "warn", "--max-devices", String(scene.devices + 10_000)])
+        // The markers are devices too: above fusion's default limit of 10 000 the limit is raised.
+        let markers = scene.fixes / 10_000 + 1
+        let fusion = try stack.start("locus-fusion", ["--log-level", "warn"]
+                                     + (scene.devices + markers > 10_000 ? ["--max-devices", String(scene.devices + markers)] : []))
         let geofence = try stack.start("locus-geofence", ["--default-authorization", "always", "--debounce", String(debounceSeconds),
                                                           "--db", stack.directory + "/geofence.db", "--log-level", "warn",
                                                           "--quota", String(max(scene.circles.count, 10_000))])

@@ -111,21 +111,38 @@ struct FleetFlow {
     private mutating func receive(waitingUpTo seconds: Double) throws {
         var waited = false
         while true {
-            guard let frames = try subscriber.socket.receiveMultipart(dontWait: true) else {
-                if waited || seconds <= 0 { return }
-                _ = try poller.poll(timeoutMilliseconds: max(1, Int(seconds * 1000)))
-                waited = true
-                continue
+            let got = try subscriber.socket.withReceivedFrames(dontWait: true) { frames in
+                if frames.count == 2 { handle(topic: frames.first, body: frames.second) }
             }
-            guard frames.count == 2 else { continue }
-            handle(topic: frames[0], body: frames[1])
+            if got != nil { continue }
+            if waited || seconds <= 0 { return }
+            _ = try poller.poll(timeoutMilliseconds: max(1, Int(seconds * 1000)))
+            waited = true
         }
     }
 
-    private mutating func handle(topic: [UInt8], body: [UInt8]) {
-        // Floor fixes are counted from their topic alone: decoding them would load this client.
+    /// Floor fixes are counted from their topic, events and notifications read for the few
+    /// members the count needs, on bytes: this client shares the two cores with what it
+    /// measures, so decoding them whole would take from it. Replies are decoded.
+    private mutating func handle(topic: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer) {
         if topic.starts(with: floorPrefix.utf8) {
             floorReceived += 1
+            return
+        }
+        if topic.starts(with: Topic.regionEventPrefix.utf8), let id = Self.member("id", in: body) {
+            if topic.elementsEqual(Topic.regionEvent(markerOwner).utf8), let device = Self.member("device", in: body),
+               device.hasPrefix("mark-"), let number = Int(device.dropFirst(5)) {
+                markerEvents[id] = number
+                if deliveredRefs[id] != nil { notifiedMarkers.insert(number) }
+            } else {
+                eventIDs.insert(id)
+            }
+            return
+        }
+        if topic.starts(with: Topic.notifyPrefix.utf8) {
+            guard Self.member("status", in: body) == NotificationStatus.delivered.rawValue, let ref = Self.member("ref", in: body) else { return }
+            deliveredRefs[ref, default: 0] += 1
+            if let number = markerEvents[ref] { notifiedMarkers.insert(number) }
             return
         }
         guard let message = try? MessageCodec.decode(body) else { return }
@@ -134,18 +151,24 @@ struct FleetFlow {
             regionReplies += 1
         case .regionFailed(let failed):
             regionFailure = "region \(failed.regionId) refused: \(failed.message)"
-        case .regionEvent(let event):
-            if event.owner == markerOwner, event.device.hasPrefix("mark-"), let number = Int(event.device.dropFirst(5)) {
-                markerEvents[message.envelope.id] = number
-                if deliveredRefs[message.envelope.id] != nil { notifiedMarkers.insert(number) }
-            } else {
-                eventIDs.insert(message.envelope.id)
-            }
-        case .notification(let notification) where notification.status == .delivered:
-            deliveredRefs[notification.ref, default: 0] += 1
-            if let number = markerEvents[notification.ref] { notifiedMarkers.insert(number) }
         default:
             break
         }
+    }
+
+    /// The first string member `name` in a body as Locus writes it (`"name":"value"`, no escapes).
+    static func member(_ name: String, in body: UnsafeRawBufferPointer) -> String? {
+        let key = Array("\"\(name)\":\"".utf8)
+        guard body.count > key.count else { return nil }
+        var index = 0
+        while index + key.count <= body.count {
+            if body[index] == key[0], body[index..<(index + key.count)].elementsEqual(key) {
+                let start = index + key.count
+                guard let end = body[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: body[start..<end]), as: UTF8.self)
+            }
+            index += 1
+        }
+        return nil
     }
 }
