@@ -34,13 +34,13 @@ enum FleetBench {
                 print(FleetStdioBench.report(result, scene: scene))
                 print("")
                 BenchRecorder.shared.record(BenchRow(
-                    name: "fusion --stdio, \(devices) devices (CPU)", ours: result.fusion.cpuMedian, peer: result.geofence.cpuMedian,
+                    name: "fusion in text mode, \(devices) devices (CPU)", ours: result.fusion.cpuMedian, peer: result.geofence.cpuMedian,
                     peerName: "geofence --stdio, same fixes, \(regions) regions, --db", unit: "fixes/s", goal: .ratioAtLeast(0.8)))
                 BenchRecorder.shared.record(BenchRow(
-                    name: "fusion --stdio, \(devices) devices (CPU), beside no regions", ours: result.fusion.cpuMedian,
+                    name: "fusion in text mode, \(devices) devices (CPU), beside no regions", ours: result.fusion.cpuMedian,
                     peer: result.geofenceBare.cpuMedian, peerName: "geofence --stdio, same fixes, no regions", unit: "fixes/s", goal: .none))
                 BenchRecorder.shared.record(BenchRow(
-                    name: "fusion --stdio fixes/s, \(devices) devices (wall)", ours: result.fusion.wallMedian, peer: result.geofence.wallMedian,
+                    name: "fusion in text mode, fixes/s, \(devices) devices (wall)", ours: result.fusion.wallMedian, peer: result.geofence.wallMedian,
                     peerName: "geofence --stdio, same fixes, \(regions) regions, --db", unit: "fixes/s", goal: .atLeast(200_000)))
             }
             guard !options.flag("--skip-bus") else { return 0 }
