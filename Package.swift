@@ -16,7 +16,7 @@ var targets: [Target] = [
     .target(name: "LocusProtocol", path: "Shared/LocusProtocol"),
     .target(name: "LocusGeo", path: "Shared/LocusGeo"),
     .target(name: "LocusBus", dependencies: ["CZeroMQ", "LocusProtocol"], path: "Shared/LocusBus"),
-    .target(name: "LocusStore", dependencies: ["CSQLite"], path: "Shared/LocusStore"),
+    .target(name: "LocusStore", dependencies: ["CSQLite", "LocusProtocol"], path: "Shared/LocusStore"),
 
     // Services: a library with the logic, a thin executable.
     .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusProtocol"], path: "Services/Bus/Library"),

@@ -9,6 +9,10 @@ import LocusProtocol
 /// Inputs are handled in batches (what one poll finds waiting, up to `maximumBatch` bus
 /// messages, or the lines of one read): the messages the logic returns are held until the
 /// batch ends and `ServiceLogic.flush(now:)` has returned, then published in order.
+///
+/// While the logic does not accept input (`ServiceLogic.acceptsInput`, a storage fault) the
+/// runtime stops reading: what it had taken already waits in `parked`, the rest stays in the
+/// socket or on stdin; `retryHeld` runs every `retryIntervalSeconds` until it accepts again.
 public final class ServiceRuntime<Logic: ServiceLogic> {
     public private(set) var logic: Logic
     public let settings: RuntimeSettings
@@ -31,6 +35,15 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     /// writes each touched database page once per batch, so under a flood a larger batch
     /// costs less per message; a light load never fills one, so latency is unchanged there.
     static var maximumBatch: Int { 16_384 }
+    /// How often a logic that holds input back is asked to retry (it keeps its own back-off).
+    static var retryIntervalSeconds: Double { 0.05 }
+    /// Bus messages taken from the reader thread after the logic stopped accepting input,
+    /// handed over first once it accepts again (at most one drain's worth).
+    private var parked: [BusSubscriber.Received] = []
+    /// The same for `--stdio` lines read before the logic stopped accepting input.
+    private var parkedLines: [Substring] = []
+    private var holding = false
+    private var nextRetry = 0.0
 
     public init(settings: RuntimeSettings, logic: Logic) {
         self.settings = settings
@@ -108,8 +121,22 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         var nextTick = now() + settings.tickIntervalSeconds
         var nextHealth = now()
         var stopping = false
+        let inputIndex = subscriberIndex ?? readerIndex
         while !stopping {
             let current = now()
+            var reading = holdBack(now: current, emit: emit)
+            if reading && !parked.isEmpty {
+                batch(now: current, emit: emit) { held in
+                    var position = 0
+                    while position < parked.count && logic.acceptsInput {
+                        held(handle(parked[position], now: current))
+                        position += 1
+                    }
+                    parked.removeFirst(position)
+                }
+                reading = parked.isEmpty && logic.acceptsInput
+            }
+            if let inputIndex { poller.watch(inputIndex, reading) }
             if current >= nextHealth {
                 let counts = reader?.counts ?? subscriber?.counts ?? BusSubscriber.Counts()
                 emit(healthMessage(now: current, publisher: publisher, subscriber: counts))
@@ -121,13 +148,14 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
             }
             // Messages held back behind a full queue to the bus go on as soon as it has read.
             let backedUp = publisher.connected && publisher.pendingCount > 0
-            let timeout = backedUp ? 1 : max(1, Int((min(nextTick, nextHealth) - current) * 1000))
+            let wake = reading ? min(nextTick, nextHealth) : min(nextTick, nextHealth, current + Self.retryIntervalSeconds)
+            let timeout = backedUp ? 1 : max(1, Int((wake - current) * 1000))
             let readable = try poller.poll(timeoutMilliseconds: timeout)
             if readable[publisherIndex] || backedUp { try publisher.pump() }
             if let index = subscriberIndex, let subscriber, readable[index] {
                 try batch(now: now(), emit: emit) { held throws(ZMQError) in
                     var handled = 0
-                    while handled < Self.maximumBatch, let received = try subscriber.receive(dontWait: true) {
+                    while handled < Self.maximumBatch, logic.acceptsInput, let received = try subscriber.receive(dontWait: true) {
                         handled += 1
                         held(handle(received, now: now()))
                     }
@@ -137,7 +165,9 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
                 // What the reader queues while this batch is handled joins it (one flush,
                 // one commit, for many of the reader's batches under a flood).
                 try batch(now: now(), emit: emit) { held throws(ZMQError) in
-                    try reader.drain(upTo: Self.maximumBatch) { held(handle($0, now: now())) }
+                    try reader.drain(upTo: Self.maximumBatch) { received in
+                        if parked.isEmpty && logic.acceptsInput { held(handle(received, now: now())) } else { parked.append(received) }
+                    }
                 }
             }
             if injectorBase >= 0 {
@@ -208,15 +238,26 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         }
         var input = LineReader(fd: 0)
         var stopping = !settings.readsInput && injectors.isEmpty
+        var inputEnded = false
         while !stopping {
+            var reading = holdBack(now: now(), emit: emit)
+            if reading && !parkedLines.isEmpty {
+                batch(now: stdioClock, emit: emit) { held in feed(&parkedLines, emit: { held([$0]) }) }
+                reading = parkedLines.isEmpty && logic.acceptsInput
+            }
             output.flush()
-            let readable = try poller.poll(timeoutMilliseconds: -1)
+            // The end of input ends the run only once every line read has been handled.
+            if inputEnded && reading {
+                stopping = true
+                continue
+            }
+            if stdinIndex >= 0 { poller.watch(stdinIndex, reading && !inputEnded) }
+            let readable = try poller.poll(timeoutMilliseconds: reading ? -1 : Int(Self.retryIntervalSeconds * 1000))
             if stdinIndex >= 0 && readable[stdinIndex] {
-                let (lines, ended) = input.read()
-                batch(now: stdioClock, emit: emit) { held in
-                    for line in lines { handleLine(line, emit: { held([$0]) }) }
-                }
-                if ended { stopping = true }
+                var (lines, ended) = input.read()
+                batch(now: stdioClock, emit: emit) { held in feed(&lines, emit: { held([$0]) }) }
+                parkedLines.append(contentsOf: lines)
+                if ended { inputEnded = true }
             }
             if injectorBase >= 0 {
                 for (offset, injector) in injectors.enumerated() where readable[injectorBase + offset] {
@@ -231,6 +272,16 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         output.flush()
         log.info("stopped: sent=\(counters["sent"]) received=\(received) rejected=\(counters["rejected"])")
         return 0
+    }
+
+    /// Handles lines from the front of `lines` while the logic accepts input; the rest stay.
+    private func feed(_ lines: inout [Substring], emit: (Outbound) -> Void) {
+        var position = 0
+        while position < lines.count && logic.acceptsInput {
+            handleLine(lines[position], emit: emit)
+            position += 1
+        }
+        lines.removeFirst(position)
     }
 
     private func handleLine(_ line: Substring, emit: (Outbound) -> Void) {
@@ -253,6 +304,27 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     // MARK: shared
 
     private func now() -> Double { Date().timeIntervalSince1970 }
+
+    /// Back-pressure, once per loop turn: while the logic holds input back it is asked to
+    /// retry (every `retryIntervalSeconds`). Returns whether it accepts input now; logs when
+    /// holding starts and ends.
+    private func holdBack(now wall: Double, emit: (Outbound) -> Void) -> Bool {
+        if !logic.acceptsInput {
+            if !holding {
+                holding = true
+                log.warn("holding input back: \(logic.healthDetail?["storage"] ?? "the service cannot take input now")")
+            }
+            guard wall >= nextRetry else { return false }
+            nextRetry = wall + Self.retryIntervalSeconds
+            batch(now: settings.stdio ? stdioClock : wall, emit: emit) { held in held(logic.retryHeld(now: wall)) }
+            guard logic.acceptsInput else { return false }
+        }
+        if holding {
+            holding = false
+            log.info("taking input again")
+        }
+        return true
+    }
 
     /// Runs one batch of inputs: `body` hands what the logic returns to `held`; once it is
     /// done the logic's `flush` runs and only then is everything published, in order.

@@ -56,9 +56,7 @@ public final class Outbox {
     /// when nobody else writes) also empties the log file, waiting for the writer if need be.
     @discardableResult
     public func checkpoint(truncating: Bool = false) throws(SQLiteError) -> Int {
-        let rows = try database.query(truncating ? "PRAGMA wal_checkpoint(TRUNCATE)" : "PRAGMA wal_checkpoint(PASSIVE)")
-        guard let row = rows.first, row.count == 3, let logged = row[1].int, let copied = row[2].int else { return 0 }
-        return Int(max(0, logged - copied))
+        try database.checkpoint(truncating: truncating)
     }
 
     /// Calls `onLogSize` with the log's frame count after each commit on this connection.
