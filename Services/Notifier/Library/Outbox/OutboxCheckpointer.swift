@@ -70,6 +70,7 @@ final class OutboxCheckpointer: @unchecked Sendable {
             while !stopping && !due && condition.wait(until: deadline) {}
             let stop = stopping
             condition.unlock()
+            outbox.reopenIfMoved()
             _ = try? outbox.checkpoint(truncating: stop)
             if stop { return }
             // The log keeps its frame count until the writer restarts it, so commits in the
