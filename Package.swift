@@ -19,7 +19,7 @@ var targets: [Target] = [
     .target(name: "LocusStore", dependencies: ["CSQLite", "LocusProtocol"], path: "Shared/LocusStore"),
 
     // Services: a library with the logic, a thin executable.
-    .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusProtocol"], path: "Services/Bus/Library"),
+    .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusProtocol", "LocusStore"], path: "Services/Bus/Library"),
     .executableTarget(name: "locus-bus", dependencies: ["LocusBroker", "LocusBus"], path: "Services/Bus/Executable"),
     .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Provider/Library"),
     .executableTarget(name: "locus-provider", dependencies: ["LocusProvider", "LocusBus"], path: "Services/Provider/Executable"),
@@ -27,7 +27,7 @@ var targets: [Target] = [
     .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
 
     // MARK: fusion
-    .target(name: "LocusFusion", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Fusion/Library"),
+    .target(name: "LocusFusion", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus", "LocusStore"], path: "Services/Fusion/Library"),
     .executableTarget(name: "locus-fusion", dependencies: ["LocusFusion", "LocusBus", "LocusProtocol"], path: "Services/Fusion/Executable"),
     .testTarget(name: "LocusFusionTests", dependencies: ["LocusFusion", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusFusionTests"),
 

@@ -2,6 +2,7 @@ import CZeroMQ
 import Foundation
 import LocusBus
 import LocusProtocol
+import LocusStore
 
 /// The broker's authorization state while it runs: the authority (decisions), the
 /// store (persistence), who subscribed to what, and the tcp connections to reset when a
@@ -92,8 +93,14 @@ final class Enforcement {
         }
     }
 
-    func persist(log: ServiceLog) {
-        guard let store else { return }
-        do { try store.save(authority.records) } catch { log.error("cannot save authorization state: \(error)") }
+    /// Saves the records; returns the fault when they could not be saved.
+    @discardableResult
+    func persist(log: ServiceLog) -> StorageFault? {
+        guard let store else { return nil }
+        do { try store.save(authority.records) } catch {
+            log.error("cannot save authorization state: \(error)")
+            return StorageFault.from(error, path: store.path)
+        }
+        return nil
     }
 }
