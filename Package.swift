@@ -1,5 +1,6 @@
 // swift-tools-version: 6.0
-// Locus: a location stack for Linux on a ZeroMQ bus. Layout: see DESIGN.md.
+// Locus: a location stack for Linux on a ZeroMQ bus. The layers and which may import which are
+// declared below and checked when this manifest is read; docs/architecture.md explains them.
 import PackageDescription
 
 /// Strict settings applied to every Swift target: warnings are work, not noise.
@@ -8,55 +9,92 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-var targets: [Target] = [
-    // C libraries from Debian, reached through module maps (no pkg-config: see DESIGN.md).
+// MARK: layer 1 — C libraries from Debian, reached through module maps (no pkg-config).
+let cLibraries: [Target] = [
     .systemLibrary(name: "CZeroMQ", path: "Shared/CZeroMQ"),
-
-    // Shared code.
-    .target(name: "LocusProtocol", path: "Shared/LocusProtocol"),
-    .target(name: "LocusGeo", path: "Shared/LocusGeo"),
-    .target(name: "LocusBus", dependencies: ["CZeroMQ", "LocusProtocol"], path: "Shared/LocusBus"),
-    .target(name: "LocusStore", dependencies: ["CSQLite", "LocusProtocol"], path: "Shared/LocusStore"),
-
-    // Services: a library with the logic, a thin executable.
-    .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusProtocol", "LocusStore"], path: "Services/Bus/Library"),
-    .executableTarget(name: "locus-bus", dependencies: ["LocusBroker", "LocusBus"], path: "Services/Bus/Executable"),
-    .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Provider/Library"),
-    .executableTarget(name: "locus-provider", dependencies: ["LocusProvider", "LocusBus"], path: "Services/Provider/Executable"),
-    .target(name: "LocusCLI", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion", "LocusGeofence", "LocusMap"], path: "Services/CLI/Library"),
-    .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
-
-    // MARK: fusion
-    .target(name: "LocusFusion", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus", "LocusStore"], path: "Services/Fusion/Library"),
-    .executableTarget(name: "locus-fusion", dependencies: ["LocusFusion", "LocusBus", "LocusProtocol"], path: "Services/Fusion/Executable"),
-    .testTarget(name: "LocusFusionTests", dependencies: ["LocusFusion", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusFusionTests"),
-
-    // MARK: notifier
     .systemLibrary(name: "CSQLite", path: "Shared/CSQLite"),
     .systemLibrary(name: "CMosquitto", path: "Shared/CMosquitto"),
-    .target(name: "LocusNotifier", dependencies: ["LocusStore", "CMosquitto", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Notifier/Library"),
-    .executableTarget(name: "locus-notifier", dependencies: ["LocusNotifier", "LocusBus", "LocusProtocol"], path: "Services/Notifier/Executable"),
-    .testTarget(name: "LocusNotifierTests", dependencies: ["LocusNotifier", "LocusStore", "LocusProtocol", "LocusBus"], path: "Tests/LocusNotifierTests"),
-    // MARK: map
-    .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusBus"], path: "Services/Map/Library"),
-    .testTarget(name: "LocusMapTests", dependencies: ["LocusMap", "LocusProtocol", "LocusBus", "CZeroMQ"], path: "Tests/LocusMapTests"),
-    // MARK: motion
-    .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Motion/Library"),
-    .executableTarget(name: "locus-motion", dependencies: ["LocusMotion", "LocusBus"], path: "Services/Motion/Executable"),
-    .testTarget(name: "LocusMotionTests", dependencies: ["LocusMotion", "LocusProvider", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Tests/LocusMotionTests"),
-    // MARK: geofence
-    .target(name: "LocusGeofence", dependencies: ["LocusStore", "LocusProtocol", "LocusGeo", "LocusBus"], path: "Services/Geofence/Library"),
-    .executableTarget(name: "locus-geofence", dependencies: ["LocusGeofence", "LocusBus"], path: "Services/Geofence/Executable"),
-    .testTarget(name: "LocusGeofenceTests", dependencies: ["LocusGeofence", "LocusProtocol", "LocusGeo", "LocusBus", "LocusStore"], path: "Tests/LocusGeofenceTests"),
+    .systemLibrary(name: "CNATS", path: "Shared/CNATS"),
+]
 
-    // Unit tests next to what they test; integration tests start real processes.
+// MARK: layer 2 — the foundation every service stands on, with no socket in it: the wire
+// protocol, geodesy, SQLite storage and the service contract (logic in, messages out, options).
+let foundation: [Target] = [
+    .target(name: "LocusProtocol", path: "Shared/LocusProtocol"),
+    .target(name: "LocusGeo", path: "Shared/LocusGeo"),
+    .target(name: "LocusStore", dependencies: ["CSQLite", "LocusProtocol"], path: "Shared/LocusStore"),
+    .target(name: "LocusService", dependencies: ["LocusProtocol"], path: "Shared/LocusService"),
+]
+
+// MARK: layer 3 — the transport: ZeroMQ sockets, publisher and subscriber, and the runtime that
+// runs a service's logic on the bus or in a --stdio pipeline; the NATS transport it picks for a
+// nats:// endpoint (docs/nats.md).
+let transport: [Target] = [
+    .target(name: "LocusNATS", dependencies: ["CNATS", "LocusProtocol", "LocusService"], path: "Shared/LocusNATS"),
+    .target(name: "LocusBus", dependencies: ["CZeroMQ", "LocusProtocol", "LocusService", "LocusNATS"], path: "Shared/LocusBus"),
+]
+
+// MARK: layer 4 — service logic: messages in, messages out. These may import only the
+// foundation (and a C library a sink needs); `serviceLogicMayUse` is checked below, and
+// `make` builds with SwiftPM's explicit import check, so an undeclared import fails too.
+let serviceLogicMayUse: Set<String> = ["LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "CSQLite", "CMosquitto"]
+let serviceLogic: [Target] = [
+    .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Provider/Library"),
+    .target(name: "LocusFusion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusStore"], path: "Services/Fusion/Library"),
+    .target(name: "LocusGeofence", dependencies: ["LocusStore", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Geofence/Library"),
+    .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Motion/Library"),
+    .target(name: "LocusNotifier", dependencies: ["LocusStore", "CMosquitto", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Notifier/Library"),
+    .target(name: "LocusGpsd", dependencies: ["LocusProtocol", "LocusService"], path: "Services/Gpsd/Library"),
+]
+
+// MARK: layer 5 — programs that are the bus or talk to it directly: the broker, the map
+// server and the command line.
+let busPrograms: [Target] = [
+    .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusService", "LocusProtocol", "LocusStore"], path: "Services/Broker/Library"),
+    .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusService", "LocusBus"], path: "Services/Map/Library"),
+    .target(name: "LocusCLI", dependencies: ["CZeroMQ", "LocusProtocol", "LocusGeo", "LocusService", "LocusBus", "LocusBroker", "LocusProvider", "LocusFusion", "LocusGeofence", "LocusMap"], path: "Services/CLI/Library"),
+]
+
+// MARK: layer 6 — thin executables: a service's logic on the runtime.
+let executables: [Target] = [
+    .executableTarget(name: "locus-bus", dependencies: ["LocusBroker", "LocusBus", "LocusService"], path: "Services/Broker/Executable"),
+    .executableTarget(name: "locus-provider", dependencies: ["LocusProvider", "LocusBus", "LocusService"], path: "Services/Provider/Executable"),
+    .executableTarget(name: "locus-fusion", dependencies: ["LocusFusion", "LocusBus", "LocusService", "LocusProtocol"], path: "Services/Fusion/Executable"),
+    .executableTarget(name: "locus-geofence", dependencies: ["LocusGeofence", "LocusBus", "LocusService"], path: "Services/Geofence/Executable"),
+    .executableTarget(name: "locus-motion", dependencies: ["LocusMotion", "LocusBus", "LocusService"], path: "Services/Motion/Executable"),
+    .executableTarget(name: "locus-notifier", dependencies: ["LocusNotifier", "LocusBus", "LocusService", "LocusProtocol"], path: "Services/Notifier/Executable"),
+    .executableTarget(name: "locus-gpsd", dependencies: ["LocusGpsd", "LocusBus", "LocusService", "LocusMap", "LocusProtocol"], path: "Services/Gpsd/Executable"),
+    .executableTarget(name: "locus", dependencies: ["LocusCLI"], path: "Services/CLI/Executable"),
+]
+
+// MARK: tests — unit tests next to what they test; integration tests (Python) start real processes.
+let tests: [Target] = [
     .testTarget(name: "LocusProtocolTests", dependencies: ["LocusProtocol"], path: "Tests/LocusProtocolTests"),
     .testTarget(name: "LocusGeoTests", dependencies: ["LocusGeo"], path: "Tests/LocusGeoTests", exclude: ["Fixtures"]),
-    .testTarget(name: "LocusBusTests", dependencies: ["LocusBus", "LocusBroker", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBusTests"),
-    .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusProtocol"], path: "Tests/LocusProviderTests"),
-    .testTarget(name: "LocusCLITests", dependencies: ["LocusCLI"], path: "Tests/LocusCLITests"),
     .testTarget(name: "LocusStoreTests", dependencies: ["LocusStore", "CSQLite"], path: "Tests/LocusStoreTests"),
+    .testTarget(name: "LocusNATSTests", dependencies: ["LocusNATS", "LocusService", "LocusProtocol"], path: "Tests/LocusNATSTests"),
+    .testTarget(name: "LocusBusTests", dependencies: ["LocusBus", "LocusService", "LocusBroker", "LocusProtocol", "CZeroMQ"], path: "Tests/LocusBusTests"),
+    .testTarget(name: "LocusProviderTests", dependencies: ["LocusProvider", "LocusService", "LocusProtocol"], path: "Tests/LocusProviderTests"),
+    .testTarget(name: "LocusFusionTests", dependencies: ["LocusFusion", "LocusProtocol", "LocusGeo", "LocusService"], path: "Tests/LocusFusionTests"),
+    .testTarget(name: "LocusGeofenceTests", dependencies: ["LocusGeofence", "LocusProtocol", "LocusGeo", "LocusService", "LocusStore"], path: "Tests/LocusGeofenceTests"),
+    .testTarget(name: "LocusMotionTests", dependencies: ["LocusMotion", "LocusProvider", "LocusProtocol", "LocusGeo", "LocusService"], path: "Tests/LocusMotionTests"),
+    .testTarget(name: "LocusNotifierTests", dependencies: ["LocusNotifier", "LocusStore", "LocusProtocol", "LocusService"], path: "Tests/LocusNotifierTests"),
+    .testTarget(name: "LocusMapTests", dependencies: ["LocusMap", "LocusProtocol", "LocusService", "LocusBus", "CZeroMQ"], path: "Tests/LocusMapTests"),
+    .testTarget(name: "LocusCLITests", dependencies: ["LocusCLI", "LocusService"], path: "Tests/LocusCLITests"),
+    .testTarget(name: "LocusGpsdTests", dependencies: ["LocusGpsd", "LocusProtocol", "LocusService", "LocusProvider"], path: "Tests/LocusGpsdTests"),
 ]
+
+// The layer rule, checked whenever the manifest is read: a service library that names a module
+// outside the foundation (the bus, a socket library, another service) stops the build here.
+for target in serviceLogic {
+    for dependency in target.dependencies {
+        guard case .byNameItem(let name, _) = dependency else { continue }
+        precondition(serviceLogicMayUse.contains(name),
+                     "Package.swift: service library \(target.name) may not depend on \(name): service logic uses only \(serviceLogicMayUse.sorted().joined(separator: ", ")) (see docs/architecture.md)")
+    }
+}
+
+var targets = cLibraries + foundation + transport + serviceLogic + busPrograms + executables + tests
 
 /// Release builds carry the Swift runtime and Foundation inside each executable, linked at
 /// a fixed address. Measured on Linux (docs/benchmarks.md): an idle program using
@@ -92,6 +130,7 @@ let package = Package(
         .executable(name: "locus-notifier", targets: ["locus-notifier"]),
         .executable(name: "locus-motion", targets: ["locus-motion"]),
         .executable(name: "locus-geofence", targets: ["locus-geofence"]),
+        .executable(name: "locus-gpsd", targets: ["locus-gpsd"]),
     ],
     targets: targets,
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target and prints the path of the binary.
-# Usage: Fuzz/build-target.sh TARGET   (nmea, codec, region, gpx, config, seedgen)
+# Usage: Fuzz/build-target.sh TARGET   (nmea, codec, region, gpx, config, gpsd, seedgen)
 #
 # SwiftPM cannot build with -sanitize=fuzzer, so each target is compiled by swiftc as one
 # module: the product sources it exercises plus its entry file. Project-module imports
@@ -22,9 +22,10 @@ case "$target" in
     region)  sources="$protocol $geo" ;;
     gpx)     sources="$protocol $geo $nmea $(find "$root/Services/Provider/Library/GPX" -name '*.swift' | sort)
                       $root/Services/Provider/Library/Core/FixMapping.swift" ;;
-    config)  sources="$root/Shared/LocusBus/CommandLineOptions.swift" ;;
+    config)  sources="$root/Shared/LocusService/CommandLineOptions.swift" ;;
+    gpsd)    sources="$protocol $(find "$root/Services/Gpsd/Library" -name '*.swift' ! -name GpsdLogic.swift | sort)" ;;
     seedgen) sources="$protocol"; sanitize="" ;;
-    *) echo "unknown fuzz target '$target' (nmea, codec, region, gpx, config, seedgen)" >&2; exit 64 ;;
+    *) echo "unknown fuzz target '$target' (nmea, codec, region, gpx, config, gpsd, seedgen)" >&2; exit 64 ;;
 esac
 case "$target" in
     nmea) entry="$root/Fuzz/NMEAFuzz" ;;
@@ -40,7 +41,7 @@ mkdir -p "$staged"
 for file in $sources "$entry"/*.swift; do
     # Flattened names stay unique (Codec/JSONWriter.swift -> Codec_JSONWriter.swift).
     name="${file#"$root"/}"
-    sed -E '/^(public |internal )?import (LocusProtocol|LocusGeo|LocusBus|LocusProvider)$/d' \
+    sed -E '/^(public |internal )?import (LocusProtocol|LocusGeo|LocusBus|LocusService|LocusProvider)$/d' \
         "$file" > "$staged/${name//\//_}"
 done
 

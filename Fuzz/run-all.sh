@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds every libFuzzer target and runs each for a bounded time, then prints one line
 # per target with the inputs executed and the crashes found.
-# Usage: Fuzz/run-all.sh [SECONDS] [TARGET...]   (default 30 s; targets: nmea codec region gpx config)
+# Usage: Fuzz/run-all.sh [SECONDS] [TARGET...]   (default 30 s; targets: nmea codec region gpx config gpsd)
 # FUZZ_RUNS=N stops each target after N inputs instead (SECONDS still bounds it).
 # Exit status 1 when any target found a crash, leak or timeout (artifacts are kept in
 # .build/fuzz-TARGET/artifacts/ to reproduce with: .build/fuzz-TARGET/TARGET-fuzz FILE).
@@ -9,7 +9,7 @@ set -uo pipefail
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(nmea codec region gpx config)
+[ ${#targets[@]} -eq 0 ] && targets=(nmea codec region gpx config gpsd)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 data="$root/../shared/data"
 export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp:print_suppressions=0"
@@ -37,6 +37,12 @@ seed() {
             printf '{"pub":"ipc:///tmp/x","stdio":true,"sink":["stdout","file:///tmp/n"],"health-interval":1.5,"rate":3}' > "$seeds/all-kinds.json"
             printf '{"unknown":1}' > "$seeds/unknown-key.json"
             printf '[1,2]' > "$seeds/not-object.json" ;;
+        gpsd)
+            # What gpsd's clients send: libgps (no line end), the Python client, people with nc.
+            printf '?WATCH={"enable":true,"json":true};' > "$seeds/libgps.txt"
+            printf '?WATCH={"enable":true,"nmea":true}\n?POLL;\n' > "$seeds/python.txt"
+            printf '?VERSION;?DEVICES;?DEVICE;\r\n?DEVICE={"path":"locus://car"}\n' > "$seeds/commands.txt"
+            printf '?WATCH={"enable":true,"device":"locus://van%%227","raw":2,"scaled":false};?FOO;\nhello\n' > "$seeds/mixed.txt" ;;
     esac
 }
 

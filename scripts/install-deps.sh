@@ -1,31 +1,58 @@
 #!/usr/bin/env bash
-# Installs the Debian packages and Python test clients Locus needs, only when missing.
+# Installs the Debian packages and Python test clients Locus needs, only when missing, and says
+# which it installed and which were already there (so a log tells a fresh machine from a warm one).
 # Used by `make demo`, `make test` and CI; needs root or sudo for apt-get.
+# `install-deps.sh --print-packages` lists the packages ("debian NAME" / "python NAME") and installs
+# nothing: scripts/check-test-programs.py reads it to check that every program a test runs is here.
 set -euo pipefail
 
-debian_packages=(libzmq3-dev libsqlite3-dev gpsd gpsd-clients libmosquitto-dev mosquitto dbus libnotify-bin libglib2.0-bin)
+debian_packages=(make)  # the Makefile is how tests and the demo are run
+
+debian_packages+=(libzmq3-dev libsqlite3-dev libmosquitto-dev libnats-dev)  # C libraries the Swift targets link
+debian_packages+=(nats-server)  # the NATS cluster of the fleet tier (scripts/nats-cluster.sh, test_nats_*.py)
+debian_packages+=(gpsd gpsd-clients)  # gpsd and gpsfake for the gpsd source tests
+debian_packages+=(mosquitto mosquitto-clients)  # a real MQTT broker and mosquitto_sub for the MQTT sink test
+debian_packages+=(dbus dbus-daemon dbus-bin libnotify-bin libglib2.0-bin)  # dbus-run-session, dbus-monitor, notify-send, gdbus for the desktop sink test
 debian_packages+=(iproute2 systemd)  # ip netns for the multi-host test, systemd-analyze for the unit check
 debian_packages+=(chromium)  # headless browser for the map page test (Tests/IntegrationTests/test_map_browser.py)
-python_packages=(pyzmq geographiclib shapely pytest jsonschema)
+# gpsd's own clients and GeoClue for locus-gpsd's tests (Tests/IntegrationTests/test_gpsd*.py):
+# cgps (gpsd-tools) run under tmux, the Python client, GeoClue 2 and its demo client where-am-i.
+debian_packages+=(gpsd-tools python3-gps tmux geoclue-2.0 geoclue-2-demo)
+python_packages=(pyzmq geographiclib shapely pytest jsonschema nats-py)
+python_modules="zmq, geographiclib, shapely, pytest, jsonschema, nats"
+
+if [ "${1:-}" = "--print-packages" ]; then
+    printf 'debian %s\n' "${debian_packages[@]}"
+    printf 'python %s\n' "${python_packages[@]}"
+    exit 0
+fi
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 
 missing=()
+present=()
 for pkg in "${debian_packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+        present+=("$pkg")
+    else
+        missing+=("$pkg")
+    fi
 done
+echo "install-deps: Debian packages already installed: ${present[*]:-none}" >&2
 if [ "${#missing[@]}" -gt 0 ]; then
-    echo "install-deps: installing ${missing[*]}" >&2
+    echo "install-deps: installing Debian packages: ${missing[*]}" >&2
     "${sudo_cmd[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+    echo "install-deps: installing Debian packages: none" >&2
 fi
 
 if [ "${LOCUS_SKIP_PIP:-0}" != "1" ]; then
-    need_pip=0
-    python3 -c "import zmq, geographiclib, shapely, pytest, jsonschema" 2>/dev/null || need_pip=1
-    if [ "$need_pip" = 1 ]; then
-        echo "install-deps: installing Python test clients ${python_packages[*]}" >&2
+    if python3 -c "import $python_modules" 2>/dev/null; then
+        echo "install-deps: Python packages already installed: ${python_packages[*]}" >&2
+    else
+        echo "install-deps: installing Python test clients: ${python_packages[*]}" >&2
         python3 -m pip install -q "${python_packages[@]}" 2>/dev/null \
             || python3 -m pip install -q --break-system-packages "${python_packages[@]}"
     fi

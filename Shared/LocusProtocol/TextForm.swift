@@ -1,4 +1,4 @@
-/// The text form (PROTOCOL.md "Text form"): one message per line, the topic, one space,
+/// The text form (docs/protocol.md "Text form"): one message per line, the topic, one space,
 /// the JSON body. `locus tail` prints it and every `--stdio` mode reads and writes it, so
 /// services compose in a shell pipeline.
 public enum TextForm {

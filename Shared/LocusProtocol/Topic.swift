@@ -1,4 +1,4 @@
-/// Topic names (PROTOCOL.md "Topics and types"): builders, so no service spells a prefix
+/// Topic names (docs/protocol.md "Topics and types"): builders, so no service spells a prefix
 /// by hand, and a parser for the id after a prefix. Subscriptions match by prefix.
 public enum Topic {
     /// Longest id, in UTF-8 bytes, allowed in a topic.

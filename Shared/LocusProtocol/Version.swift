@@ -1,2 +1,2 @@
-/// Wire protocol v1: message types, topics, codec, validation (see PROTOCOL.md).
+/// Wire protocol v1: message types, topics, codec, validation (see docs/protocol.md).
 public enum LocusProtocolVersion { public static let current = 1 }

@@ -17,7 +17,7 @@ from referencing import Registry, Resource
 from conftest import REPO, bin_dir
 
 SCHEMA_DIR = REPO / "docs" / "schema"
-SERVICES = ["locus-bus", "locus-provider", "locus-fusion", "locus-geofence", "locus-motion", "locus-notifier"]
+SERVICES = ["locus-bus", "locus-provider", "locus-fusion", "locus-geofence", "locus-motion", "locus-notifier", "locus-gpsd"]
 T0 = 1_700_000_000.0
 
 
@@ -335,16 +335,16 @@ def test_configuration_doc_is_the_generators_fresh_output():
 
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 PROGRAM = re.compile(r"(?<![\w/.@-])(?:\.build/(?:debug|release)/|/usr/local/bin/)?"
-                     r"(locus-(?:bus|provider|fusion|geofence|motion|notifier)|locus)(?![\w@/-])(?!\.\w)")
+                     r"(locus-(?:bus|provider|fusion|geofence|motion|notifier|gpsd)|locus)(?![\w@/-])(?!\.\w)")
 COMMON = re.compile(r"\b[Ee]very (?:program|service)\b")
 # Options of other tools the docs show, allowed by name: the only exceptions.
-FOREIGN = {"swift": {"--filter", "--show-bin-path"}, "gpsfake": {"--slow", "--udp"}, "pytest": set(), "python3": set(),
+FOREIGN = {"swift": {"--filter", "--show-bin-path", "--explicit-target-dependency-import-check"}, "gpsfake": {"--slow", "--udp"}, "pytest": set(), "python3": set(),
            "make": set(), "systemd-analyze": set(), "journalctl": set(), "jq": set(), "systemctl": {"--now"}}
 FOREIGN_TOOL = re.compile(r"(?<![\w/.-])(" + "|".join(map(re.escape, FOREIGN)) + r"|deploy/[\w./-]+\.sh|scripts/[\w./-]+\.(?:sh|py))(?![\w-])")
 # The program a document is about when a passage names none.
 DOC_DEFAULT = {"provider.md": "locus-provider", "fusion.md": "locus-fusion", "motion.md": "locus-motion",
                "notifier.md": "locus-notifier", "map.md": "locus map", "security.md": "locus-bus",
-               "protocol.md": "locus-bus", "geofence.md": "locus-geofence"}
+               "protocol.md": "locus-bus", "geofence.md": "locus-geofence", "gpsd.md": "locus-gpsd"}
 
 
 def help_options(*argv):

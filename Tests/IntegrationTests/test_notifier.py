@@ -225,7 +225,7 @@ def test_mqtt_sink_publishes_owntracks_transitions_to_a_real_broker(tmp_path):
     assert any(status == "suppressed" for _, status in statuses), "a visit has no OwnTracks transition"
 
 
-@pytest.mark.skipif(shutil.which("dbus-run-session") is None or shutil.which("gdbus") is None, reason="needs dbus and gdbus")
+@pytest.mark.skipif(shutil.which("dbus-run-session") is None or shutil.which("gdbus") is None, reason="needs dbus-run-session (Debian dbus-daemon) and gdbus (libglib2.0-bin)")
 def test_desktop_sink_calls_notify_on_a_private_session_bus(tmp_path):
     monitor_log = tmp_path / "monitor.log"
     input_path = write_input(tmp_path / "input.txt", FOUR[:1])

@@ -1,6 +1,7 @@
 import Foundation
 import LocusBroker
 import LocusBus
+import LocusService
 import LocusProtocol
 import XCTest
 

@@ -2,6 +2,7 @@ import CZeroMQ
 import Foundation
 import LocusBroker
 import LocusBus
+import LocusService
 import LocusProtocol
 import XCTest
 
@@ -89,7 +90,7 @@ final class BrokerTests: XCTestCase {
         let sender = try ZMQSocket(context: bus.context, type: .pub)
         defer { sender.close() }
         try sender.connect(bus.configuration.pubEndpoint)
-        // Hand-made envelopes so seq 3 can be skipped, as a HWM drop upstream would.
+        // Hand-made envelopes so tseq 3 can be skipped, as a HWM drop upstream would.
         let sub2 = try bus.subscriber("location.gaps")
         var poller = Poller()
         poller.add(sub2.socket)
@@ -100,11 +101,12 @@ final class BrokerTests: XCTestCase {
                 Message(body: sampleLocation(), id: "probe-\(attempt)", t: 1, src: "probe/\(attempt)", seq: 1)))
         } while try !poller.poll(timeoutMilliseconds: 10)[0] && attempt < 500
         for seq in [1, 2, 4, 5, 9] {
-            let message = Message(body: sampleLocation(), id: "gap-\(seq)", t: Double(seq), src: "provider/gappy", seq: seq)
+            let message = Message(body: sampleLocation(), id: "gap-\(seq)", t: Double(seq), src: "provider/gappy", seq: seq,
+                                  tseq: seq)
             try sender.send(topic: Topic.locationRaw("gappy"), body: MessageCodec.encode(message))
         }
         _ = try bus.waitFor(subscriber) { _, message in message.envelope.id == "gap-9" }
-        XCTAssertEqual(subscriber.sequences.missing, 4, "seq 3, 6, 7 and 8 are missing")
+        XCTAssertEqual(subscriber.sequences.missing, 4, "tseq 3, 6, 7 and 8 are missing")
     }
 
     func testGarbageFromAPeerIsRejectedCountedAndReported() throws {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LocusBus
+import LocusService
 import LocusProtocol
 import XCTest
 

@@ -2,6 +2,7 @@ import CZeroMQ
 import Foundation
 import LocusBroker
 import LocusBus
+import LocusService
 import LocusProtocol
 import XCTest
 

@@ -1,6 +1,7 @@
 import CZeroMQ
 import Foundation
 import LocusBus
+import LocusService
 import LocusProtocol
 import XCTest
 

@@ -1,20 +1,9 @@
 import LocusBus
+import LocusService
 import XCTest
 
 /// The per-message bookkeeping of the receive path, against simple reference models.
 final class ReceiveBookkeepingTests: XCTestCase {
-    /// A small deterministic generator, so a failure replays.
-    private struct SplitMix {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
-    }
-
     func testRecentIDsMatchARingOfTheLastNDistinctIDs() {
         for capacity in [1, 2, 5, 64, 1000] {
             var recent = RecentIDs(capacity: capacity)
@@ -30,7 +19,7 @@ final class ReceiveBookkeepingTests: XCTestCase {
         }
     }
 
-    func testSequenceTrackerMatchesADictionaryPerPublisher() {
+    func testSequenceTrackerMatchesADictionaryPerPublisherAndTopic() {
         var tracker = SequenceTracker()
         var last: [String: Int] = [:]
         var missing = 0
@@ -39,16 +28,18 @@ final class ReceiveBookkeepingTests: XCTestCase {
         for _ in 0..<20_000 {
             // Runs from one publisher, switches, restarts and absent seqs, all mixed.
             let src = "src-\(random.next(4))"
-            let seq: Int? = random.next(20) == 0 ? nil : random.next(30) == 0 ? 0 : (last[src] ?? 0) + 1 + random.next(3)
+            let topic = "location.fused.d\(random.next(6))"
+            let key = src + " " + topic
+            let seq: Int? = random.next(20) == 0 ? nil : random.next(30) == 0 ? 0 : (last[key] ?? 0) + 1 + random.next(3)
             var gap = 0
             if let seq {
-                if let previous = last[src] {
+                if let previous = last[key] {
                     if seq <= previous { restarts += 1 } else { gap = seq - previous - 1 }
                 }
                 missing += gap
-                last[src] = seq
+                last[key] = seq
             }
-            XCTAssertEqual(tracker.observe(src: src, seq: seq), gap)
+            XCTAssertEqual(tracker.observe(src: src, topic: topic, tseq: seq), gap)
         }
         XCTAssertEqual(tracker.missing, missing)
         XCTAssertEqual(tracker.restarts, restarts)

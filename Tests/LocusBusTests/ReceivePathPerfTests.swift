@@ -1,6 +1,7 @@
 import CZeroMQ
 import Foundation
 import LocusBus
+import LocusService
 import LocusProtocol
 import XCTest
 
@@ -72,7 +73,7 @@ final class ReceivePathPerfTests: XCTestCase {
                     let topic = String(decoding: parts[0], as: UTF8.self)
                     let message = try MessageCodec.decode(parts[1])
                     XCTAssertTrue(recent.insert(message.envelope.id))
-                    sequences.observe(src: message.envelope.src, seq: message.envelope.seq)
+                    sequences.observe(src: message.envelope.src, topic: topic, tseq: message.envelope.tseq)
                     if !topic.isEmpty { handled += 1 }
                 }
                 return handled

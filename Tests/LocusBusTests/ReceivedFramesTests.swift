@@ -1,5 +1,6 @@
 import CZeroMQ
 import LocusBus
+import LocusService
 import XCTest
 
 /// `ZMQSocket.withReceivedFrames` on a real inproc socket pair: what a message of each

@@ -1,4 +1,5 @@
 import LocusBus
+import LocusService
 import XCTest
 
 final class ResendRingTests: XCTestCase {

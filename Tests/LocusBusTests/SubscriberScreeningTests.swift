@@ -1,5 +1,6 @@
 import CZeroMQ
 import LocusBus
+import LocusService
 import LocusProtocol
 import XCTest
 
@@ -30,7 +31,7 @@ final class SubscriberScreeningTests: XCTestCase {
 
     private func body(device: String, id: String, seq: Int, src: String = "fusion/a") -> String {
         let message = Message(body: .location(Location(device: device, source: "fused", lat: 48.1, lon: 11.5, hacc: 5)),
-                              id: id, t: 1_700_000_000, src: src, seq: seq)
+                              id: id, t: 1_700_000_000, src: src, seq: seq, tseq: seq)
         return String(decoding: MessageCodec.encode(message), as: UTF8.self)
     }
 
@@ -108,7 +109,7 @@ final class SubscriberScreeningTests: XCTestCase {
         XCTAssertEqual(subscriber.sequences.missing, 2)
     }
 
-    func testOtherShardsMessagesAreSkippedUndecodedButTheirSeqIsFollowed() throws {
+    func testOtherShardsMessagesAreSkippedUndecodedAndCountNoGap() throws {
         let shard = Shard(index: 0, count: 2)
         subscriber.shard = shard
         let devices = (0..<40).map { "dev-\($0)" }

@@ -1,4 +1,4 @@
-import LocusBus
+import LocusService
 import LocusFusion
 import LocusProtocol
 import XCTest

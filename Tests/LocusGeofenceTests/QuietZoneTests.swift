@@ -1,5 +1,5 @@
 import Foundation
-import LocusBus
+import LocusService
 import LocusGeo
 @testable import LocusGeofence
 import LocusProtocol

@@ -1,4 +1,4 @@
-import LocusBus
+import LocusService
 import LocusProtocol
 import LocusProvider
 import XCTest

@@ -1,4 +1,4 @@
-import LocusBus
+import LocusService
 import LocusGeo
 import LocusMotion
 import LocusProtocol

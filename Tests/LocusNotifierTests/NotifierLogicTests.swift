@@ -1,5 +1,5 @@
 import Foundation
-import LocusBus
+import LocusService
 import LocusProtocol
 import XCTest
 @testable import LocusNotifier

@@ -1,5 +1,5 @@
 import Foundation
-import LocusBus
+import LocusService
 import LocusProtocol
 @testable import LocusNotifier
 

@@ -2,7 +2,7 @@ import LocusProtocol
 import XCTest
 
 /// Bodies written by hand the way an outside tool (Python's json.dumps, jq) would send
-/// them, following PROTOCOL.md, decode to the expected typed message.
+/// them, following docs/protocol.md, decode to the expected typed message.
 final class HandWrittenExamplesTests: XCTestCase {
     private func decode(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> Message? {
         do {

@@ -1,7 +1,7 @@
 import LocusProtocol
 import XCTest
 
-/// Topic builders match PROTOCOL.md's table; the parser gets the id back and refuses others.
+/// Topic builders match docs/protocol.md's table; the parser gets the id back and refuses others.
 final class TopicTests: XCTestCase {
     func testBuildersFollowTheProtocolTable() {
         XCTAssertEqual(Topic.locationRaw("truck-7"), "location.raw.truck-7")

@@ -1,4 +1,4 @@
-import LocusBus
+import LocusService
 import LocusProtocol
 import XCTest
 @testable import LocusProvider

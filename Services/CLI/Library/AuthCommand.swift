@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusProtocol
 
 /// `locus auth`: the person's side of Core Location's prompt. It sends `auth.set` as an

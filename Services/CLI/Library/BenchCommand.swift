@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LocusBus
+import LocusService
 
 /// `locus bench`: every benchmark prints its figures beside a peer measured in the same run;
 /// `locus bench all` gathers their rows into one table.

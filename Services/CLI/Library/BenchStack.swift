@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusProtocol
 
 /// Locus services as child processes on a private bus (ipc endpoints in a temporary

@@ -2,6 +2,7 @@ import CZeroMQ
 import Foundation
 import LocusBroker
 import LocusBus
+import LocusService
 import LocusProtocol
 
 /// `locus bench bus`: messages/s through locus-bus beside a bare libzmq XSUB/XPUB proxy

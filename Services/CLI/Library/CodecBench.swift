@@ -4,7 +4,7 @@ import LocusProtocol
 /// `locus bench codec`: how fast the hand-written codec encodes and decodes a realistic
 /// location, next to Foundation's JSONEncoder/JSONDecoder on an equivalent Codable struct,
 /// in the same run. The codec exists because a Codable-only path would bound the bus's
-/// throughput (DESIGN.md "Field notes"); the goal is at least 5× Foundation.
+/// throughput (docs/benchmarks.md); the goal is at least 5× Foundation.
 public enum CodecBench {
     /// Parses `--count N` (default 200 000), measures best of 3 rounds, prints a markdown
     /// table and returns 0; returns 64 for bad arguments.

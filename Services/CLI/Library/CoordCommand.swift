@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusGeo
 
 /// `locus coord`: converts between WGS-84 and the China map datums GCJ-02 and BD-09 at the

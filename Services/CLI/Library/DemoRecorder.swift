@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusProtocol
 
 /// Watches the demo's bus: records every message in the text form, prints what a person

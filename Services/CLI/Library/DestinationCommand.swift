@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusProtocol
 
 /// `locus destination`: set or clear a device's destination for the notifier, which then

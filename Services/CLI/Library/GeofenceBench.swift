@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusGeo
 import LocusProtocol
 
@@ -332,7 +333,7 @@ struct GeofenceBusRun {
                 while try receiveOne() {}
             }
             if number % chunk == chunk - 1 || number == frames.count - 1 {
-                let marker = publisher.stamp(.regionListRequest(RegionListRequest(owner: "bench-marker")), t: t0)
+                let marker = publisher.stamp(.regionListRequest(RegionListRequest(owner: "bench-marker")), topic: Topic.regionCmd, t: t0)
                 markers.append(marker.envelope.id)
                 try sendAll(Topic.regionCmd, MessageCodec.encode(marker))
                 if markers.count >= chunksInFlight {

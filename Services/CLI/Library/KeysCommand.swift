@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 
 /// `locus keys gen NAME`: writes a CURVE keypair (NAME.key, mode 0600) and its public
 /// half (NAME.pub) for a client or the bus; the public key goes into the allow-list.

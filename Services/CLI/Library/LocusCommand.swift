@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 
 /// `locus`: the command line. Each subcommand is a small type in its own file.
 public enum LocusCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusMap
 
 /// `locus map`: a live map of the bus in a browser, served from this process.

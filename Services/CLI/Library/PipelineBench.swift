@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusGeo
 import LocusProtocol
 

@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusGeo
 
 /// `locus plot`: a recorded text-form stream (`locus tail > run.log`) to an SVG map.

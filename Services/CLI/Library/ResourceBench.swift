@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LocusBus
+import LocusService
 import LocusProtocol
 
 /// `locus bench resources`: resident memory and CPU of every service at 1 Hz input — the

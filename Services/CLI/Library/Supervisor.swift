@@ -1,9 +1,14 @@
 import Foundation
 import LocusBus
+import LocusService
 
 /// Starts Locus programs as child processes, restarts any that exit unexpectedly (with
 /// a growing back-off), and stops them in reverse start order: the job `locus up` does,
 /// and what systemd does in production.
+///
+/// Like systemd's `RestartPreventExitStatus=`, an exit with a status in
+/// `preventRestartStatuses` (64 bad arguments, 78 bad configuration: a mistake, not a crash)
+/// is not restarted: the same command would fail the same way for ever.
 final class Supervisor: @unchecked Sendable {
     struct Program {
         var name: String
@@ -21,6 +26,8 @@ final class Supervisor: @unchecked Sendable {
         var backoff = 0.5
         var restartAt: Double?
         var finished = false
+        /// Exited with a status that prevents restarts; left down.
+        var givenUp = false
         init(program: Program) { self.program = program }
     }
 
@@ -29,6 +36,8 @@ final class Supervisor: @unchecked Sendable {
     /// How long a child must have run for its exit to count as a new failure rather than
     /// part of a crash loop: its back-off then starts again at 0.5 s.
     var healthyAfterSeconds = 30.0
+    /// Exit statuses that mean "misconfigured", after which a program is left down.
+    var preventRestartStatuses: Set<Int32> = [64, 78]
     private var children: [Child] = []
     private let wake = DispatchSemaphore(value: 0)
     private let lock = NSLock()
@@ -45,6 +54,10 @@ final class Supervisor: @unchecked Sendable {
             FileManager.default.isExecutableFile(atPath: directory + "/" + $0)
         }
     }
+
+    /// Services `locus up` starts only when asked (`--with`): a gpsd server takes a well-known
+    /// port that a real gpsd on the host may hold.
+    static let optionalServices = ["locus-gpsd"]
 
     static var ownDirectory: String {
         let path = Bundle.main.executablePath ?? CommandLine.arguments[0]
@@ -91,6 +104,14 @@ final class Supervisor: @unchecked Sendable {
                         continue
                     }
                     let ranFor = now - child.startedAt
+                    if process.terminationReason == .exit && preventRestartStatuses.contains(process.terminationStatus) {
+                        log.error("\(child.program.name) exited with status \(process.terminationStatus) (\(Self.meaning(process.terminationStatus))): not restarting it; its own error line above says what to fix")
+                        child.process = nil
+                        lock.lock()
+                        child.givenUp = true
+                        lock.unlock()
+                        continue
+                    }
                     if ranFor >= healthyAfterSeconds { child.backoff = 0.5 }
                     log.warn("\(child.program.name) exited (status \(process.terminationStatus)) after \(String(format: "%.1f", ranFor)) s; restarting in \(child.backoff) s")
                     child.process = nil
@@ -131,6 +152,21 @@ final class Supervisor: @unchecked Sendable {
             process.waitUntilExit()
             log.info("stopped \(child.program.name) (status \(process.terminationStatus))")
         }
+    }
+
+    static func meaning(_ status: Int32) -> String {
+        switch status {
+        case 64: "bad arguments"
+        case 78: "bad configuration"
+        default: "a status that prevents restarts"
+        }
+    }
+
+    /// Programs left down because they exited with a status that prevents restarts.
+    var givenUp: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return children.filter(\.givenUp).map(\.program.name)
     }
 
     /// Whether a job started with `restartOnExit: false` has ended successfully.

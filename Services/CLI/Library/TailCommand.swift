@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusProtocol
 
 /// `locus tail`: the bus as text, for people, jq and shell pipelines.
@@ -16,7 +17,7 @@ enum TailCommand {
             OptionSpec("--config", value: "FILE", help: "read options from a JSON object"),
             OptionSpec("--help", help: "print this help and exit"),
         ],
-        footer: "Prefixes match topics from their start (e.g. location.fused. or region.event.); none means everything.\nRepeats of a message id (last-value replays) are printed once; seq gaps are reported on stderr.")
+        footer: "Prefixes match topics from their start (e.g. location.fused. or region.event.); none means everything.\nRepeats of a message id (last-value replays) are printed once; messages lost on the way (gaps in a topic's tseq) are reported on stderr.")
 
     static func run(_ arguments: [String]) -> Int32 {
         let options = ServiceProgram.parseOrExit(spec, arguments: arguments)
@@ -64,7 +65,7 @@ enum TailCommand {
                 }
                 output.flush()
                 if subscriber.sequences.missing > reportedGaps {
-                    log.warn("\(subscriber.sequences.missing - reportedGaps) message(s) missing (seq gaps)")
+                    log.warn("\(subscriber.sequences.missing - reportedGaps) message(s) lost before reaching this subscriber (tseq gaps)")
                     reportedGaps = subscriber.sequences.missing
                 }
             }

@@ -1,8 +1,9 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusFusion
 
-// locus-fusion: one best estimate per device from all its sources (DESIGN.md, "The programs").
+// locus-fusion: one best estimate per device from all its sources (docs/architecture.md).
 let spec = CommandLineSpec(
     program: "locus-fusion",
     summary: "fuses every device's raw fixes into one estimate, plus approx, significant-change and visit streams",

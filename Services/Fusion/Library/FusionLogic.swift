@@ -1,9 +1,9 @@
-public import LocusBus
+public import LocusService
 import LocusGeo
 import LocusStore
 public import LocusProtocol
 
-/// The fusion service's logic (DESIGN.md, `locus-fusion`): raw fixes of every source in, one
+/// The fusion service's logic (docs/architecture.md): raw fixes of every source in, one
 /// honest best estimate per device out, plus the reduced-accuracy, significant-change and
 /// visit streams. Pure value logic; time comes from the messages' `t`.
 public struct FusionLogic: ServiceLogic {

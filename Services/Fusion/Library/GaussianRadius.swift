@@ -1,6 +1,6 @@
 import Foundation
 
-/// Conversions between a per-axis standard deviation and the radius PROTOCOL.md calls
+/// Conversions between a per-axis standard deviation and the radius docs/protocol.md calls
 /// `hacc` (holds the truth 68 % of the time). For a circular 2-D Gaussian the radius
 /// holding a fraction p is σ·√(−2 ln(1 − p)); for p = 0.68 that is 1.5096 σ.
 public enum GaussianRadius {

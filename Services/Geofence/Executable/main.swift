@@ -1,9 +1,10 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusGeofence
 import LocusProtocol
 
-// locus-geofence: region monitoring (DESIGN.md, "The programs"; issue "Geofence service").
+// locus-geofence: region monitoring (docs/architecture.md).
 let spec = CommandLineSpec(
     program: "locus-geofence",
     summary: "region monitoring: circles and polygons, enter/exit/dwell, durable state",

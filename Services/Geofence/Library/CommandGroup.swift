@@ -1,4 +1,4 @@
-import LocusBus
+import LocusService
 import LocusProtocol
 
 /// Region commands applied in memory but not yet committed: consecutive `region.add` and

@@ -1,4 +1,4 @@
-public import LocusBus
+public import LocusService
 public import LocusProtocol
 import LocusGeo
 import LocusStore

@@ -1,8 +1,9 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusMotion
 
-// locus-motion: strategy by activity, dead reckoning through outages, cached fallback (DESIGN.md).
+// locus-motion: strategy by activity, dead reckoning through outages, cached fallback (docs/architecture.md).
 let spec = CommandLineSpec(
     program: "locus-motion",
     summary: "steers each device by its activity and publishes dead-reckoned or cached positions when fixes stop",

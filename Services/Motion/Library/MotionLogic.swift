@@ -1,8 +1,8 @@
-public import LocusBus
+public import LocusService
 import LocusGeo
 public import LocusProtocol
 
-/// The motion degrader's logic (DESIGN.md, `locus-motion`): activities in, a strategy per
+/// The motion degrader's logic (docs/architecture.md): activities in, a strategy per
 /// device out on `control.<device>`; when fused fixes stop or turn poor, dead-reckoned and
 /// then cached positions out on `location.raw.<device>` (source `dr`/`cache`).
 ///

@@ -1,8 +1,9 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusNotifier
 
-// locus-notifier: events into notifications through durable, retried sinks (DESIGN.md, "The programs").
+// locus-notifier: events into notifications through durable, retried sinks (docs/architecture.md).
 let spec = CommandLineSpec(
     program: "locus-notifier",
     summary: "turns region events, visits, authorization changes and destination progress into notifications",
@@ -66,7 +67,8 @@ configuration.mergeWindowSeconds = positive("--merge-window", 0, allowZero: true
 configuration.progressStepMeters = positive("--progress-step", 1_000)
 configuration.arrivalRadiusMeters = positive("--arrival-radius", 500)
 configuration.drainTimeoutSeconds = positive("--drain-timeout", 10, allowZero: true)
-if !settings.stdio && !options.flag("--no-replay") {
+// On NATS a durable consumer resumes where the notifier stopped: no replay request is needed.
+if !settings.stdio && !settings.usesNATS && !options.flag("--no-replay") {
     var replay = ReplaySettings(requester: "notifier-\(getpid())")
     replay.marginSeconds = positive("--replay-margin", 10, allowZero: true)
     configuration.replay = replay

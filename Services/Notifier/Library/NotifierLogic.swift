@@ -1,5 +1,5 @@
 import Foundation
-public import LocusBus
+public import LocusService
 public import LocusProtocol
 public import LocusStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import LocusBus
+import LocusService
 import LocusProvider
 
 // locus-provider PLUGIN [options]: one position source, published on location.raw.<device>.

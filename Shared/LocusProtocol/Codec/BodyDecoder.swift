@@ -12,7 +12,7 @@ enum BodyDecoder {
         if !type.isEmpty { fields = FieldReader(members: members, path: "", check: Checker(type: type)) }
         return Envelope(
             v: version, type: type, id: try fields.string("id"), t: try fields.double("t"),
-            src: try fields.string("src"), seq: try fields.optionalInt("seq"))
+            src: try fields.string("src"), seq: try fields.optionalInt("seq"), tseq: try fields.optionalInt("tseq"))
     }
 
     static func decodeBody(type: String, members: [String: JSONValue]) throws(ProtocolError) -> Body {

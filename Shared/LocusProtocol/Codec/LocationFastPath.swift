@@ -12,6 +12,7 @@ enum LocationFastPath {
         var time: Double?
         var src: String?
         var seq: Int?
+        var tseq: Int?
         var device: String?
         var source: String?
         var lat: Double?
@@ -34,6 +35,9 @@ enum LocationFastPath {
                 case .seq:
                     guard let integer = exactInteger(try scanner.readNumber()) else { return nil }
                     seq = integer
+                case .tseq:
+                    guard let integer = exactInteger(try scanner.readNumber()) else { return nil }
+                    tseq = integer
                 case .device: device = try scanner.readString()
                 case .source: source = try scanner.readString()
                 case .lat: lat = try scanner.readNumber()
@@ -67,13 +71,13 @@ enum LocationFastPath {
         location.lat = lat
         location.lon = lon
         location.hacc = hacc
-        return (Envelope(type: type, id: id, t: time, src: src, seq: seq), location)
+        return (Envelope(type: type, id: id, t: time, src: src, seq: seq, tseq: tseq), location)
     }
 }
 
 /// The member names the fast path knows, recognised from their bytes by length first.
 private enum LocationKey {
-    case v, type, id, t, src, seq, device, source, lat, lon, hacc, alt, vacc, speed, speedAcc
+    case v, type, id, t, src, seq, tseq, device, source, lat, lon, hacc, alt, vacc, speed, speedAcc
     case course, courseAcc, mode, sats, hdop, tier, age, unknown
 
     @inline(__always)
@@ -89,7 +93,7 @@ private enum LocationKey {
             else if its("seq") { self = .seq } else if its("alt") { self = .alt } else if its("age") { self = .age }
             else { self = .unknown }
         case 4:
-            if its("type") { self = .type } else if its("hacc") { self = .hacc } else if its("vacc") { self = .vacc }
+            if its("type") { self = .type } else if its("tseq") { self = .tseq } else if its("hacc") { self = .hacc } else if its("vacc") { self = .vacc }
             else if its("mode") { self = .mode } else if its("sats") { self = .sats } else if its("hdop") { self = .hdop }
             else if its("tier") { self = .tier } else { self = .unknown }
         case 5: self = its("speed") ? .speed : .unknown

@@ -1,5 +1,5 @@
 /// Writes messages as compact JSON: the envelope first (`v`, `type`, `id`, `t`, `src`,
-/// `seq`), then the body's fields. Nil optionals are left out, never written as null.
+/// `seq`, `tseq`), then the body's fields. Nil optionals are left out, never written as null.
 enum MessageEncoder {
     static func encode(_ message: Message) -> [UInt8] {
         var writer = JSONWriter(capacity: 256)
@@ -10,6 +10,7 @@ enum MessageEncoder {
         writer.field("t", message.envelope.t)
         writer.field("src", message.envelope.src)
         writer.field("seq", message.envelope.seq)
+        writer.field("tseq", message.envelope.tseq)
         writeBody(message.body, into: &writer)
         writer.endObject()
         return writer.bytes
@@ -114,7 +115,7 @@ enum MessageEncoder {
     }
 
     /// Names the envelope owns; an unknown type's fields cannot override them.
-    static let envelopeKeys: Set<String> = ["v", "type", "id", "t", "src", "seq"]
+    static let envelopeKeys: Set<String> = ["v", "type", "id", "t", "src", "seq", "tseq"]
 
     private static func write(_ location: Location, into writer: inout JSONWriter) {
         writer.field("device", location.device)

@@ -6,7 +6,7 @@
 /// `bus.replayed` marker on `bus.replayed.<requester>`. The request's envelope `id` is the
 /// request id the marker carries as `re`. The bus never forwards the request itself.
 ///
-/// Not one of PROTOCOL.md's v1 types: the codec keeps it as `.other`, and this type reads
+/// Not one of docs/protocol.md's v1 types: the codec keeps it as `.other`, and this type reads
 /// and writes that form, so older readers simply ignore it.
 public struct BusReplayRequest: Sendable, Equatable {
     public static let type = "bus.replay"

@@ -1,5 +1,5 @@
-/// The header every v1 body carries (PROTOCOL.md "Envelope"). Receivers de-duplicate
-/// on `id` and detect gaps with `seq`.
+/// The header every v1 body carries (docs/protocol.md "Envelope"). Receivers de-duplicate
+/// on `id` and detect loss with `tseq`.
 public struct Envelope: Sendable, Equatable {
     /// Protocol version; always 1 for this module.
     public var v: Int
@@ -11,16 +11,22 @@ public struct Envelope: Sendable, Equatable {
     public var t: Double
     /// The publishing instance, e.g. "provider/gps0".
     public var src: String
-    /// Per-publisher counter, +1 per message; nil when the publisher does not count.
+    /// Per-publisher counter, +1 per message on any topic; nil when the publisher does not count.
     public var seq: Int?
+    /// Per-publisher, per-topic counter, +1 per message on this topic. A subscriber sees
+    /// only the topics it subscribed to, so only this counter tells it exactly what it lost
+    /// (`seq` has holes for every message of the publisher's other topics).
+    public var tseq: Int?
 
-    public init(v: Int = LocusProtocolVersion.current, type: String, id: String, t: Double, src: String, seq: Int? = nil) {
+    public init(v: Int = LocusProtocolVersion.current, type: String, id: String, t: Double, src: String, seq: Int? = nil,
+                tseq: Int? = nil) {
         self.v = v
         self.type = type
         self.id = id
         self.t = t
         self.src = src
         self.seq = seq
+        self.tseq = tseq
     }
 }
 
@@ -30,8 +36,8 @@ public struct Message: Sendable, Equatable {
     public var body: Body
 
     /// Builds a v1 message; `envelope.type` is derived from `body` so they cannot disagree.
-    public init(body: Body, id: String, t: Double, src: String, seq: Int? = nil) {
-        self.envelope = Envelope(type: body.type, id: id, t: t, src: src, seq: seq)
+    public init(body: Body, id: String, t: Double, src: String, seq: Int? = nil, tseq: Int? = nil) {
+        self.envelope = Envelope(type: body.type, id: id, t: t, src: src, seq: seq, tseq: tseq)
         self.body = body
     }
 

@@ -58,7 +58,7 @@ public struct Location: Sendable, Equatable {
         self.age = age
     }
 
-    /// The fix modes PROTOCOL.md names; validation rejects other words.
+    /// The fix modes docs/protocol.md names; validation rejects other words.
     public static let modes: Set<String> = ["2d", "3d", "dr", "approx", "cache"]
     /// The accuracy tiers fusion assigns; validation rejects other words.
     public static let tiers: Set<String> = ["high", "medium", "low", "insufficient"]

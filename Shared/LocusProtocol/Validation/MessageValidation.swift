@@ -22,6 +22,7 @@ extension Envelope {
         try check.nonNegative(t, "t")
         try check.nonEmpty(src, "src")
         if let seq { try check.nonNegative(seq, "seq") }
+        if let tseq { try check.nonNegative(tseq, "tseq") }
     }
 }
 

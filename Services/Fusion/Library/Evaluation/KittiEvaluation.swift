@@ -1,5 +1,5 @@
 import Foundation
-import LocusBus
+import LocusService
 public import LocusGeo
 import LocusProtocol
 

@@ -2,6 +2,7 @@ import CZeroMQ
 import Foundation
 import Glibc
 public import LocusBus
+public import LocusService
 import LocusProtocol
 
 /// The `locus map` server: one thread owns the bus subscriber, the listening socket and

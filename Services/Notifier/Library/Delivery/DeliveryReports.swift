@@ -1,5 +1,5 @@
 import Foundation
-import LocusBus
+import LocusService
 import LocusProtocol
 
 /// Where sink workers leave their `notify.<sink>` records and problems for the runtime

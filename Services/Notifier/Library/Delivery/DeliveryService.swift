@@ -1,5 +1,5 @@
 public import Foundation
-public import LocusBus
+public import LocusService
 
 /// Owns the sink workers: starts them over one outbox directory, wakes them when new
 /// notifications are stored, and drains them (bounded) at the end of `--stdio` input.

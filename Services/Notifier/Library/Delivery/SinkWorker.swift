@@ -1,5 +1,5 @@
 import Foundation
-import LocusBus
+import LocusService
 import LocusProtocol
 
 /// One thread per sink: it reads the sink's next notification from its own outbox

@@ -1,6 +1,6 @@
 import LocusProtocol
 
-/// Commands the notifier accepts on `notify.request` (types outside PROTOCOL.md's v1
+/// Commands the notifier accepts on `notify.request` (types outside docs/protocol.md's v1
 /// list, kept by the codec as `.other`): `notify.request` {title, body, device?},
 /// `destination.set` {device, lat, lon, radius?, step?}, `destination.clear` {device}.
 enum NotifyRequest: Equatable {

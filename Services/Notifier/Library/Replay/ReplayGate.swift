@@ -1,4 +1,4 @@
-import LocusBus
+import LocusService
 import LocusProtocol
 
 /// Holds live events back while the bus replays the ones missed during a restart, and

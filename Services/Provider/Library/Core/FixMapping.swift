@@ -3,7 +3,7 @@ public import LocusProtocol
 /// `NMEAFix` → `Location`: the one place where a receiver's report becomes a protocol fix.
 ///
 /// Source is `gps` for a GPS-only talker and `gnss` otherwise (callers pass it); mode is
-/// `2d`/`3d`; `alt` is the height above the ellipsoid (PROTOCOL.md), not MSL; `hacc`/`vacc`
+/// `2d`/`3d`; `alt` is the height above the ellipsoid (docs/protocol.md), not MSL; `hacc`/`vacc`
 /// come from `NMEAAccuracyModel`. Fixes without an absolute time return nil: time of
 /// day alone is not a time, and we do not invent a date.
 public enum FixMapping {

@@ -1,4 +1,4 @@
-public import LocusBus
+public import LocusService
 public import LocusProtocol
 
 /// The provider's service logic: receives its sources' fixes (delivered on

@@ -1,4 +1,4 @@
-public import LocusBus
+public import LocusService
 import Foundation
 import LocusProtocol
 
@@ -136,7 +136,7 @@ public enum ProviderOptions {
         }
     }
 
-    /// Whether `id` may name a device in a topic (PROTOCOL.md ids).
+    /// Whether `id` may name a device in a topic (docs/protocol.md ids).
     public static func isValidDevice(_ id: String) -> Bool { Topic.isValidID(id) }
 
     static func rateIsMax(_ options: ParsedOptions) throws(UsageError) -> Bool {

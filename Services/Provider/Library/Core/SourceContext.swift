@@ -1,4 +1,4 @@
-public import LocusBus
+public import LocusService
 public import LocusProtocol
 
 /// Everything a running source may use: where fixes go, the stop flag, the shared

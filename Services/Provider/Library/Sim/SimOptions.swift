@@ -1,5 +1,5 @@
 import Foundation
-public import LocusBus
+public import LocusService
 import LocusGeo
 
 /// Turns `locus-provider sim` options into a `SimSource`.

@@ -1,9 +1,9 @@
 import Foundation
 import LocusProtocol
-import LocusBus
+import LocusService
 
 /// Runs a command and reads its stdout, so any program is a provider plugin: either as
-/// NMEA 0183 (decoded like a serial receiver) or as text-form messages (PROTOCOL.md):
+/// NMEA 0183 (decoded like a serial receiver) or as text-form messages (docs/protocol.md):
 /// `location` bodies become this device's fixes (and pass the control policy); other
 /// messages are published as they are. The command's exit ends the source.
 public struct ExecSource: PositionSource {

@@ -1,5 +1,5 @@
 import Foundation
-import LocusBus
+import LocusService
 
 /// Turns the `motion` plugin's options into a `MotionSource`: `--timeline FILE` replays a
 /// file, otherwise `--seed` and `--duration` (default 600 s) drive a simulation.

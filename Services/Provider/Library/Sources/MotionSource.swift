@@ -1,6 +1,6 @@
 import Foundation
 import LocusProtocol
-import LocusBus
+import LocusService
 
 /// The `motion` plugin: publishes `motion.<device>` from an activity timeline (a replayed
 /// JSON-lines file or a seeded simulation), paced like a replay. It produces no fixes, so

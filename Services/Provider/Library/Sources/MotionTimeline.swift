@@ -1,6 +1,6 @@
 import Foundation
 public import LocusProtocol
-public import LocusBus
+public import LocusService
 
 /// An activity timeline for the `motion` plugin: JSON lines such as
 /// `{"t": 30, "activity": "automotive", "confidence": "high"}`. `t` below 10⁹ is seconds from
