@@ -1,105 +1,11 @@
 """Storage faults: a state directory on a small tmpfs that fills up mid-run and is freed a
 few seconds later. What was acknowledged survives a restart, events are delivered exactly
 once and in order, nothing is dropped. Needs root (mount); skips with the reason otherwise."""
-import json
 import os
 import signal
-import subprocess
-import threading
 import time
 
-import pytest
-
-from conftest import bin_dir
-
-
-@pytest.fixture
-def small_fs(tmp_path):
-    if os.geteuid() != 0:
-        print("skipped: mounting a tmpfs needs root")
-        pytest.skip("mounting a tmpfs needs root")
-    mount = tmp_path / "state"
-    mount.mkdir()
-    result = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(mount)], capture_output=True, text=True)
-    if result.returncode != 0:
-        print(f"skipped: cannot mount a tmpfs: {result.stderr.strip()}")
-        pytest.skip(f"cannot mount a tmpfs: {result.stderr.strip()}")
-    yield mount
-    subprocess.run(["umount", "-l", str(mount)])
-
-
-def fill(directory):
-    """Takes every free byte of the filesystem; returns the filler's path."""
-    path = directory / "filler"
-    with open(path, "wb", buffering=0) as filler:
-        try:
-            while True:
-                filler.write(b"\0" * 65536)
-        except OSError:
-            pass
-        try:
-            while True:
-                filler.write(b"\0" * 512)
-        except OSError:
-            pass
-    return path
-
-
-class StdioService:
-    """A --stdio service fed from a thread (its input stops being read while it holds back)."""
-
-    def __init__(self, program, *args):
-        self.process = subprocess.Popen([str(bin_dir() / program), "--stdio", *args], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.out, self.err = [], []
-        threading.Thread(target=lambda: self.out.extend(self.process.stdout), daemon=True).start()
-        threading.Thread(target=lambda: self.err.extend(self.process.stderr), daemon=True).start()
-
-    def feed(self, lines, close=False):
-        def write():
-            try:
-                for line in lines:
-                    self.process.stdin.write(line + "\n")
-                self.process.stdin.flush()
-                if close:
-                    self.process.stdin.close()
-            except (BrokenPipeError, ValueError):
-                pass
-        thread = threading.Thread(target=write, daemon=True)
-        thread.start()
-        return thread
-
-    def wait_for(self, predicate, timeout=60):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            if predicate():
-                return True
-            time.sleep(0.05)
-        return False
-
-    def messages(self):
-        return [json.loads(line.split(" ", 1)[1]) for line in list(self.out) if " " in line]
-
-
-def region_add(i):
-    body = {"v": 1, "type": "region.add", "id": f"cmd-{i}", "t": 1000 + i, "src": "test/s", "seq": i, "owner": "app",
-            "region": {"id": f"r{i}", "shape": {"type": "Circle", "center": [121.0 + i * 0.001, 31.0], "radius": 200}}}
-    return "region.cmd " + json.dumps(body)
-
-
-def region_event(i):
-    body = {"v": 1, "type": "region.event", "id": f"ev-{i}", "t": 1000 + i, "src": "geofence/main", "seq": i, "owner": "app",
-            "regionId": f"r{i % 7}", "device": "car", "event": "enter" if i % 2 else "exit",
-            "state": "inside" if i % 2 else "outside", "cause": "crossing", "location": {"lat": 31.0, "lon": 121.0, "hacc": 5, "t": 1000 + i}}
-    return "region.event.app " + json.dumps(body)
-
-
-def stored_regions(db):
-    listing = 'region.cmd {"v":1,"type":"region.list","id":"q","t":99999,"src":"t/s","seq":1,"owner":"app"}\n'
-    result = subprocess.run([str(bin_dir() / "locus-geofence"), "--stdio", "--default-authorization", "always", "--db", str(db)],
-                            input=listing, capture_output=True, text=True, timeout=60)
-    replies = [json.loads(line.split(" ", 1)[1]) for line in result.stdout.splitlines() if " " in line]
-    return {region["id"] for reply in replies if reply["type"] == "region.list" for region in reply["regions"]}
+from storage_support import StdioService, delivered, fill, region_add, region_event, small_fs, stored_regions  # noqa: F401
 
 
 def test_geofence_acknowledges_only_stored_regions_through_a_full_disk(small_fs):
@@ -127,10 +33,6 @@ def test_geofence_acknowledges_only_stored_regions_through_a_full_disk(small_fs)
     stored = stored_regions(db)
     assert acknowledged <= stored, f"acknowledged but lost: {sorted(acknowledged - stored)[:5]}"
     assert not stored & {f["regionId"] for f in failed}, "a failed region was stored"
-
-
-def delivered(sink):
-    return [json.loads(line)["ref"] for line in open(sink)] if sink.exists() else []
 
 
 def test_notifier_delivers_each_event_once_in_order_through_a_full_disk(small_fs, tmp_path):
@@ -180,3 +82,25 @@ def test_kill_while_the_disk_is_full_loses_nothing_acknowledged_and_repeats_noth
     geofence.process.wait(timeout=10)
     os.unlink(filler)
     assert acknowledged <= stored_regions(db)
+
+
+def test_the_notifier_outbox_log_stays_bounded_under_a_flood(tmp_path):
+    """A passive checkpoint never catches up with a flood (the log grew by about 26 KB an
+    event, 80 MB for 3 000); past its limit (8 192 frames, 32 MiB) the log is truncated, so
+    its size does not follow the flood's length."""
+    state, sink = tmp_path / "nt", tmp_path / "sink.jsonl"
+    service = StdioService("locus-notifier", "--state", str(state), "--sink", f"jsonl:{sink}")
+    wal = state / "outbox.sqlite-wal"
+    count = 8000
+    service.feed([region_event(i) for i in range(1, count + 1)], close=True)
+    peak = 0
+    while service.process.poll() is None:
+        try:
+            peak = max(peak, wal.stat().st_size)
+        except OSError:
+            pass
+        time.sleep(0.005)
+    print(f"outbox log peak: {peak / 1e6:.1f} MB for {count} events")
+    assert service.process.returncode == 0
+    assert delivered(sink) == [f"ev-{i}" for i in range(1, count + 1)]
+    assert 0 < peak < 48e6, f"the outbox log grew to {peak / 1e6:.1f} MB"
