@@ -69,6 +69,23 @@ public enum StateFiles {
         return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
+    /// Creates, writes, syncs and removes a one-byte file in `directory`; returns the errno
+    /// that stopped it (EROFS, EACCES, ENOSPC, EIO, ENOENT …), or 0 when it could be written.
+    /// How a service tells why a write failed when the writer did not keep the errno.
+    public static func probeWrite(in directory: String) -> Int32 {
+        let probe = "\(directory)/.locus-write-test.\(getpid())"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return errno }
+        defer {
+            close(fd)
+            unlink(probe)
+        }
+        var byte: UInt8 = 0
+        let written = write(fd, &byte, 1)
+        if written != 1 { return written < 0 ? errno : ENOSPC }
+        return fsync(fd) == 0 ? 0 : errno
+    }
+
     /// The directory part of `path` ("." for a bare name).
     public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

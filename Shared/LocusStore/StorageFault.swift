@@ -38,7 +38,10 @@ public struct StorageFault: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// A failed SQLite call on the database at `path`: the system error behind it when
-    /// SQLite kept one, else its result code.
+    /// SQLite kept one, else its result code. SQLite reports a write refused by a read-only
+    /// filesystem or an unwritable directory as a bare "disk I/O error" and has usually lost
+    /// the errno by the time it returns, so for an I/O error without one a test write beside
+    /// the database (`StateFiles.probeWrite`) finds the cause.
     public init(_ error: SQLiteError, path: String) {
         let primary = error.code & 0xff
         var kind: Kind
@@ -50,10 +53,17 @@ public struct StorageFault: Error, Sendable, Equatable, CustomStringConvertible 
         case SQLITE_IOERR: kind = .io
         default: kind = .other
         }
+        var cause = error.message
         if primary != SQLITE_READONLY, error.systemErrno != 0, let fromErrno = Self.kind(errno: error.systemErrno) {
             kind = fromErrno
+        } else if kind == .io, error.systemErrno == 0 {
+            let code = StateFiles.probeWrite(in: StateFiles.directory(of: path))
+            if code != 0, let probed = Self.kind(errno: code) {
+                kind = probed
+                cause += " (a test write beside it: \(String(cString: strerror(code))))"
+            }
         }
-        self.init(kind: kind, path: path, cause: error.message)
+        self.init(kind: kind, path: path, cause: cause)
     }
 
     /// Any error a writer met: a `StorageFault` stays what it is, a `SQLiteError` is
