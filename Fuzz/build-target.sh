@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target and prints the path of the binary.
-# Usage: Fuzz/build-target.sh TARGET   (nmea, codec, region, gpx, config, gpsd, seedgen)
+# Usage: Fuzz/build-target.sh TARGET   (nmea, codec, region, gpx, config, gpsd, network, phones, seedgen)
 #
 # SwiftPM cannot build with -sanitize=fuzzer, so each target is compiled by swiftc as one
 # module: the product sources it exercises plus its entry file. Project-module imports
@@ -24,8 +24,14 @@ case "$target" in
                       $root/Services/Provider/Library/Core/FixMapping.swift" ;;
     config)  sources="$root/Shared/LocusService/CommandLineOptions.swift" ;;
     gpsd)    sources="$protocol $(find "$root/Services/Gpsd/Library" -name '*.swift' ! -name GpsdLogic.swift | sort)" ;;
+    network) sources="$(find "$root/Services/Provider/Library/Network/Scan" -name '*.swift' | sort)
+                      $root/Services/Provider/Library/Network/Import/OpenCellIDRow.swift
+                      $root/Services/Provider/Library/Network/Import/CSVNumber.swift" ;;
+    phones)  sources="$protocol $(find "$root/Shared/LocusNet/HTTP" -name '*.swift' | sort)
+                      $(find "$root/Services/Provider/Library/Phones" -name '*.swift' ! -name PhoneIntake.swift ! -name DeviceTokens.swift | sort)
+                      $root/Services/Provider/Library/GPX/ISO8601Time.swift $root/Services/Provider/Library/NMEA/NMEACivilDate.swift" ;;
     seedgen) sources="$protocol"; sanitize="" ;;
-    *) echo "unknown fuzz target '$target' (nmea, codec, region, gpx, config, gpsd, seedgen)" >&2; exit 64 ;;
+    *) echo "unknown fuzz target '$target' (nmea, codec, region, gpx, config, gpsd, network, phones, seedgen)" >&2; exit 64 ;;
 esac
 case "$target" in
     nmea) entry="$root/Fuzz/NMEAFuzz" ;;
@@ -41,7 +47,7 @@ mkdir -p "$staged"
 for file in $sources "$entry"/*.swift; do
     # Flattened names stay unique (Codec/JSONWriter.swift -> Codec_JSONWriter.swift).
     name="${file#"$root"/}"
-    sed -E '/^(public |internal )?import (LocusProtocol|LocusGeo|LocusBus|LocusService|LocusProvider)$/d' \
+    sed -E '/^(public |internal )?import (LocusProtocol|LocusGeo|LocusBus|LocusService|LocusProvider|LocusNet)$/d' \
         "$file" > "$staged/${name//\//_}"
 done
 

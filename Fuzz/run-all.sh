@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds every libFuzzer target and runs each for a bounded time, then prints one line
 # per target with the inputs executed and the crashes found.
-# Usage: Fuzz/run-all.sh [SECONDS] [TARGET...]   (default 30 s; targets: nmea codec region gpx config gpsd)
+# Usage: Fuzz/run-all.sh [SECONDS] [TARGET...]   (default 30 s; targets: nmea codec region gpx config gpsd network phones)
 # FUZZ_RUNS=N stops each target after N inputs instead (SECONDS still bounds it).
 # Exit status 1 when any target found a crash, leak or timeout (artifacts are kept in
 # .build/fuzz-TARGET/artifacts/ to reproduce with: .build/fuzz-TARGET/TARGET-fuzz FILE).
@@ -9,7 +9,7 @@ set -uo pipefail
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(nmea codec region gpx config gpsd)
+[ ${#targets[@]} -eq 0 ] && targets=(nmea codec region gpx config gpsd network phones)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 data="$root/../shared/data"
 export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp:print_suppressions=0"
@@ -43,6 +43,16 @@ seed() {
             printf '?WATCH={"enable":true,"nmea":true}\n?POLL;\n' > "$seeds/python.txt"
             printf '?VERSION;?DEVICES;?DEVICE;\r\n?DEVICE={"path":"locus://car"}\n' > "$seeds/commands.txt"
             printf '?WATCH={"enable":true,"device":"locus://van%%227","raw":2,"scaled":false};?FOO;\nhello\n' > "$seeds/mixed.txt" ;;
+        network)
+            # Each tool's output format as the tests read it, and a stream with markers.
+            cp "$root"/Tests/LocusProviderTests/Fixtures/network/* "$seeds/" ;;
+        phones)
+            # OwnTracks payloads, and OsmAnd / Traccar Client requests in each of their forms.
+            printf '{"_type":"location","tid":"px","lat":52.5163,"lon":13.3777,"tst":1789999000,"acc":12,"alt":48,"vac":3,"vel":36,"cog":270,"batt":81}' > "$seeds/owntracks.json"
+            printf '{"_type":"lwt","tst":1789999000}' > "$seeds/owntracks-lwt.json"
+            printf 'GET /?id=van-3&lat=48.137&lon=11.575&timestamp=1789999000&speed=10&bearing=90&altitude=520&accuracy=7&batt=64&token=t HTTP/1.1\r\nHost: x\r\n\r\n' > "$seeds/osmand-query.txt"
+            printf 'POST / HTTP/1.1\r\nContent-Length: 63\r\n\r\nid=van-3&location=48.137%%2C11.575&timestamp=1789999000000&accuracy=7' > "$seeds/osmand-form.txt"
+            printf 'POST / HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 178\r\n\r\n{"device_id":"van-3","location":{"timestamp":"2026-09-21T10:00:00Z","coords":{"latitude":48.1,"longitude":11.5,"accuracy":9,"speed":4.5,"heading":180,"altitude":520},"battery":{"level":0.5}}}' > "$seeds/traccar-json.txt" ;;
     esac
 }
 
@@ -64,9 +74,11 @@ for target in "${targets[@]}"; do
     # gpx:  8 kB holds the header, metadata, waypoints, a route and a track of dozens of
     #       points with extensions, i.e. every element the reader acts on, several times.
     maxlen=65536
+    # network: 8 kB holds a dense iw scan with information elements, or dozens of nmcli lines,
+    #       mmcli output in every form, or a page of CSV rows.
     case "$target" in
         nmea) maxlen=4096 ;;
-        gpx) maxlen=8192 ;;
+        gpx|network) maxlen=8192 ;;
     esac
     limits=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" -print_final_stats=1)
     [ -n "${FUZZ_RUNS:-}" ] && limits+=(-runs="$FUZZ_RUNS")

@@ -24,7 +24,7 @@ if [ "$build" = 1 ]; then
 fi
 bin="$(swift build -c release --show-bin-path)"
 install -d "$prefix/bin" "$prefix/share/doc/locus" /etc/locus /etc/systemd/system
-for program in locus locus-bus locus-provider locus-fusion locus-geofence locus-motion locus-notifier locus-gpsd; do
+for program in locus locus-bench locus-bus locus-provider locus-fusion locus-geofence locus-motion locus-notifier locus-gpsd; do
     [ -x "$bin/$program" ] && install -m 0755 "$bin/$program" "$prefix/bin/$program"
 done
 id locus >/dev/null 2>&1 || useradd --system --home-dir /var/lib/locus --shell /usr/sbin/nologin locus

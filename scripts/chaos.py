@@ -228,12 +228,14 @@ def children(parent_pid):
 
 def write_configs(directory, scenario, chaos_dir, bus_state=True):
     """Per-service config files for `locus up --config-dir`: the durable state of each service.
-    `bus_state=False` runs the bus without `--state` (no saved replay ring, no restart grace)."""
+    `bus_state=False` runs the bus without `--state` (no saved replay ring, no restart grace).
+    The route is a replay with fixed fix times (START_T), so fusion is told to trust them rather
+    than re-time them by arrival as clock faults (`clock-fault`, docs/fusion.md)."""
     directory.mkdir()
     health = {"health-interval": 0.5}
     configs = {
         "bus": {**health, "state": str(chaos_dir / "bus")} if bus_state else health,
-        "fusion": {**health, "state": str(chaos_dir / "fusion")},
+        "fusion": {**health, "state": str(chaos_dir / "fusion"), "clock-fault": 1e9},
         "geofence": {**health, "db": str(chaos_dir / "regions.sqlite"), "default-authorization": "always",
                      "debounce": scenario.debounce_s},
         "notifier": {**health, "state": str(chaos_dir / "notifier"), "sink": [f"jsonl:{chaos_dir / 'sink.jsonl'}"]},

@@ -11,7 +11,7 @@ import re, subprocess, sys
 from pathlib import Path
 
 bin_dir = Path(sys.argv[1])
-SERVICES = ["locus-bus", "locus-provider", "locus-fusion", "locus-geofence", "locus-motion", "locus-notifier", "locus-gpsd"]
+SERVICES = ["locus-bus", "locus-provider", "locus-fusion", "locus-geofence", "locus-motion", "locus-notifier", "locus-gpsd", "locus-metrics"]
 OPTION = re.compile(r"^  (--[A-Za-z0-9-]+)(?: (\S+))?\s{2,}(.*)$")
 
 

@@ -8,16 +8,23 @@ set -euo pipefail
 
 debian_packages=(make)  # the Makefile is how tests and the demo are run
 
-debian_packages+=(libzmq3-dev libsqlite3-dev libmosquitto-dev libnats-dev)  # C libraries the Swift targets link
+debian_packages+=(libzmq3-dev libsqlite3-dev libmosquitto-dev libnats-dev libcurl4-openssl-dev)  # C libraries the Swift targets link (libcurl: webhooks)
 debian_packages+=(nats-server)  # the NATS cluster of the fleet tier (scripts/nats-cluster.sh, test_nats_*.py)
 debian_packages+=(gpsd gpsd-clients)  # gpsd and gpsfake for the gpsd source tests
-debian_packages+=(mosquitto mosquitto-clients)  # a real MQTT broker and mosquitto_sub for the MQTT sink test
+debian_packages+=(mosquitto mosquitto-clients)  # a real MQTT broker (mosquitto_passwd), mosquitto_pub/_sub for the MQTT sink and OwnTracks tests
+debian_packages+=(ca-certificates)  # the CAs webhooks to https:// receivers are checked against
+# Doors to other programs (Tests/IntegrationTests/test_phones.py, test_sinks_tls.py, test_metrics.py):
+# openssl makes the test CA and certificates, curl speaks the OsmAnd protocol, prometheus scrapes
+# locus-metrics and gives promtool.
+debian_packages+=(openssl curl prometheus)
+debian_packages+=(tzdata)  # the zone rules region activeHours are read in (Foundation TimeZone; ActiveHoursTests)
 debian_packages+=(dbus dbus-daemon dbus-bin libnotify-bin libglib2.0-bin)  # dbus-run-session, dbus-monitor, notify-send, gdbus for the desktop sink test
 debian_packages+=(iproute2 systemd)  # ip netns for the multi-host test, systemd-analyze for the unit check
 debian_packages+=(chromium)  # headless browser for the map page test (Tests/IntegrationTests/test_map_browser.py)
 # gpsd's own clients and GeoClue for locus-gpsd's tests (Tests/IntegrationTests/test_gpsd*.py):
 # cgps (gpsd-tools) run under tmux, the Python client, GeoClue 2 and its demo client where-am-i.
 debian_packages+=(gpsd-tools python3-gps tmux geoclue-2.0 geoclue-2-demo)
+debian_packages+=(sqlite3)  # the peer of the cell-import benchmark (locus bench network)
 # Storage-fault tests: libfuse 2 under fusepy for the fault-injecting filesystem
 # (Tests/IntegrationTests/faultfs.py: read-only, unwritable and failing state directories).
 debian_packages+=(libfuse2 mount)  # mount and umount for the small tmpfs and the FUSE filesystem

@@ -5,11 +5,18 @@ public struct MultiPolygon: Sendable, Hashable {
     /// The union of the parts' boxes; wraps across ±180° when the parts sit on both
     /// sides of the antimeridian and are closer that way round.
     public let boundingBox: BoundingBox
+    /// Every part's rings in one grid: the even–odd rule over all of them is the union of
+    /// parts whose interiors do not overlap (as GEOS's prepared geometry counts them).
+    let index: PolygonIndex
 
     public init(polygons: [Polygon]) {
         self.polygons = polygons
         self.boundingBox = MultiPolygon.enclosingBox(polygons.map(\.boundingBox))
+        self.index = PolygonIndex(rings: polygons.flatMap(\.rings))
     }
+
+    public static func == (lhs: MultiPolygon, rhs: MultiPolygon) -> Bool { lhs.polygons == rhs.polygons }
+    public func hash(into hasher: inout Hasher) { hasher.combine(polygons) }
 
     /// Parses and validates each part, for input from clients.
     public static func validated(polygons rings: [[[Coordinate]]]) throws(ShapeError) -> MultiPolygon {
@@ -17,7 +24,7 @@ public struct MultiPolygon: Sendable, Hashable {
         var parts: [Polygon] = []
         for (index, polygonRings) in rings.enumerated() {
             do {
-                parts.append(try Polygon(rings: polygonRings))
+                parts.append(try Polygon(rings: polygonRings, indexed: false))
             } catch {
                 throw ShapeError("polygon \(index): \(error.message)")
             }
@@ -25,15 +32,23 @@ public struct MultiPolygon: Sendable, Hashable {
         return MultiPolygon(polygons: parts)
     }
 
-    /// True when any part contains `p`.
+    /// True when `p` is in a part's interior (off every boundary).
     public func contains(_ p: Coordinate) -> Bool {
         guard boundingBox.contains(p) else { return false }
-        return polygons.contains { $0.contains(p) }
+        return index.contains(p)
     }
+
+    /// Interior, boundary or exterior, exactly.
+    public func locate(_ p: Coordinate) -> PointLocation { index.locate(p) }
 
     /// Distance in metres from `p` to the nearest edge of any part (unsigned).
     public func distanceToBoundaryMeters(_ p: Coordinate) -> Double {
-        polygons.reduce(Double.infinity) { min($0, $1.distanceToBoundaryMeters(p)) }
+        index.distanceToBoundaryMeters(p)
+    }
+
+    /// Signed metres (negative inside), exact below `need` (see `PolygonIndex`).
+    public func signedDistanceMeters(_ p: Coordinate, exactWithin need: Double) -> Double {
+        index.signedDistanceMeters(p, exactWithin: need)
     }
 
     /// Smallest box over the parts, choosing between the plain longitude span and the

@@ -4,7 +4,8 @@
 ///
 /// Containment is the even–odd rule over all rings, so a point in a hole is outside, and
 /// ring orientation does not matter (RFC 7946 asks writers for counter-clockwise outer
-/// rings but readers not to reject others). Points exactly on an edge may go either way.
+/// rings but readers not to reject others). A point exactly on an edge or vertex is on
+/// the boundary and not contained, as in shapely (`PolygonIndex`, exact).
 /// Polygons do not wrap across ±180°: as RFC 7946 §3.1.9 prescribes, a shape crossing the
 /// antimeridian is sent as a MultiPolygon split there.
 public struct Polygon: Sendable, Hashable {
@@ -12,65 +13,42 @@ public struct Polygon: Sendable, Hashable {
     public let rings: [[Coordinate]]
     /// The box of the outer ring, which holds the whole polygon.
     public let boundingBox: BoundingBox
-
-    /// Ring vertices as flat arrays for the hot loop: `lons[i]`, `lats[i]`, with each
-    /// ring's start index in `ringStarts` (a ring's closing vertex is kept).
-    private let lons: [Double]
-    private let lats: [Double]
-    private let ringStarts: [Int]
+    /// The grid that answers containment and distance; nil for a part of a MultiPolygon,
+    /// which indexes all its parts' rings together.
+    let index: PolygonIndex?
 
     /// Checks and stores the rings. Throws for: no rings, a ring with fewer than 4
     /// positions, a ring whose last position differs from its first, NaN or infinite
     /// values, latitudes outside ±90 or longitudes outside ±180, a ring enclosing no area,
     /// and a ring whose edges cross each other.
     public init(rings: [[Coordinate]]) throws(ShapeError) {
+        try self.init(rings: rings, indexed: true)
+    }
+
+    init(rings: [[Coordinate]], indexed: Bool) throws(ShapeError) {
         guard !rings.isEmpty else { throw ShapeError("polygon has no rings") }
         for (index, ring) in rings.enumerated() {
             try PolygonValidation.check(ring: ring, named: index == 0 ? "outer ring" : "hole \(index)")
         }
         self.rings = rings
-        var lons: [Double] = []
-        var lats: [Double] = []
-        var starts: [Int] = []
-        for ring in rings {
-            starts.append(lons.count)
-            for c in ring {
-                lons.append(c.lon)
-                lats.append(c.lat)
-            }
-        }
-        starts.append(lons.count)
-        self.lons = lons
-        self.lats = lats
-        self.ringStarts = starts
         let outer = rings[0]
         self.boundingBox = BoundingBox(
             minLat: outer.map(\.lat).min() ?? 0, minLon: outer.map(\.lon).min() ?? 0,
             maxLat: outer.map(\.lat).max() ?? 0, maxLon: outer.map(\.lon).max() ?? 0
         )
+        self.index = indexed ? PolygonIndex(rings: rings) : nil
     }
 
-    /// True when `p` is inside the outer ring and in no hole (even–odd rule, planar lon/lat).
+    private var searchable: PolygonIndex { index ?? PolygonIndex(rings: rings) }
+
+    /// True when `p` is inside the outer ring and in no hole, off the boundary.
     public func contains(_ p: Coordinate) -> Bool {
         guard boundingBox.contains(p) else { return false }
-        var inside = false
-        let x = p.lon, y = p.lat
-        lons.withUnsafeBufferPointer { xs in
-            lats.withUnsafeBufferPointer { ys in
-                for r in 0..<(ringStarts.count - 1) {
-                    // Consecutive vertices form the edges; the ring repeats its first vertex last.
-                    for i in ringStarts[r]..<(ringStarts[r + 1] - 1) {
-                        let yi = ys[i], yj = ys[i + 1]
-                        if (yi > y) != (yj > y) {
-                            let xi = xs[i], xj = xs[i + 1]
-                            if x < xi + (xj - xi) * (y - yi) / (yj - yi) { inside.toggle() }
-                        }
-                    }
-                }
-            }
-        }
-        return inside
+        return searchable.contains(p)
     }
+
+    /// Interior, boundary or exterior, exactly.
+    public func locate(_ p: Coordinate) -> PointLocation { searchable.locate(p) }
 
     /// Distance in metres from `p` to the nearest edge of any ring (unsigned).
     ///
@@ -80,33 +58,12 @@ public struct Polygon: Sendable, Hashable {
     /// of a geodesic search for shapes a few kilometres across (see `PolygonTests`). It
     /// serves hysteresis margins, not surveying.
     public func distanceToBoundaryMeters(_ p: Coordinate) -> Double {
-        let plane = LocalTangentPlane(origin: p)
-        // No edge can be closer than its latitude gap times the smallest meridian radius.
-        let metersPerDegreeLat = SphereBound.radiusMeters * Double.pi / 180
-        var best = Double.infinity
-        for r in 0..<(ringStarts.count - 1) {
-            var previous: (east: Double, north: Double)?
-            var previousIndex = -1
-            for i in ringStarts[r]..<ringStarts[r + 1] {
-                defer { previousIndex = i }
-                guard previousIndex >= ringStarts[r] else { continue }
-                let j = previousIndex
-                if lons[i] == lons[j] && abs(lons[i]) == 180 {
-                    previous = nil  // a seam where a shape was split at the antimeridian, not a real edge
-                    continue
-                }
-                let gapDegrees = max(0, min(lats[i], lats[j]) - p.lat, p.lat - max(lats[i], lats[j]))
-                if gapDegrees * metersPerDegreeLat >= best {
-                    previous = nil
-                    continue
-                }
-                let a = previous ?? plane.project(Coordinate(lat: lats[j], lon: lons[j]))
-                let b = plane.project(Coordinate(lat: lats[i], lon: lons[i]))
-                previous = b
-                best = min(best, PlanarGeometry.distanceFromOrigin(toSegmentFrom: a, to: b))
-            }
-        }
-        return best
+        searchable.distanceToBoundaryMeters(p)
+    }
+
+    /// Signed metres (negative inside), exact below `need` (see `PolygonIndex`).
+    public func signedDistanceMeters(_ p: Coordinate, exactWithin need: Double) -> Double {
+        searchable.signedDistanceMeters(p, exactWithin: need)
     }
 
     public static func == (lhs: Polygon, rhs: Polygon) -> Bool { lhs.rings == rhs.rings }

@@ -2,10 +2,6 @@
 ///
 /// Messages name the ring and position so a client can find the fault in its own data.
 enum PolygonValidation {
-    /// Rings with more edges than this skip the quadratic self-crossing check, to bound
-    /// the cost of a `region.add`; they are still checked for everything else.
-    static let selfIntersectionCheckMaxEdges = 4096
-
     static func check(ring: [Coordinate], named name: String) throws(ShapeError) {
         guard ring.count >= 4 else {
             throw ShapeError("\(name) has \(ring.count) positions; a linear ring needs at least 4")
@@ -32,12 +28,22 @@ enum PolygonValidation {
         for c in ring.dropFirst() where c != vertices[vertices.count - 1] { vertices.append(c) }
         let edges = vertices.count - 1
         guard edges >= 3 else { throw ShapeError("\(name) has fewer than 3 distinct positions") }
-        guard edges <= selfIntersectionCheckMaxEdges else { return }
-        for i in 0..<(edges - 2) {
-            // Skip the edges that share a vertex with edge i (its neighbours).
-            for j in (i + 2)..<edges where !(i == 0 && j == edges - 1) {
-                if PlanarGeometry.segmentsIntersect(vertices[i], vertices[i + 1], vertices[j], vertices[j + 1]) {
-                    throw ShapeError("\(name) crosses itself near position \(i + 1)")
+        // Edges by western end, swept eastwards: each is tested only against the edges
+        // whose longitudes overlap its own, so a ring of thousands of edges costs about
+        // what its length does rather than its square.
+        let order = (0..<edges).sorted { min(vertices[$0].lon, vertices[$0 + 1].lon) < min(vertices[$1].lon, vertices[$1 + 1].lon) }
+        for (position, i) in order.enumerated() {
+            let a = vertices[i], b = vertices[i + 1]
+            let east = max(a.lon, b.lon), south = min(a.lat, b.lat), north = max(a.lat, b.lat)
+            for j in order[(position + 1)...] {
+                let c = vertices[j], d = vertices[j + 1]
+                if min(c.lon, d.lon) > east { break }
+                // Neighbours share a vertex by construction.
+                let gap = abs(i - j)
+                if gap == 1 || gap == edges - 1 { continue }
+                if max(c.lat, d.lat) < south || min(c.lat, d.lat) > north { continue }
+                if PlanarGeometry.segmentsIntersect(a, b, c, d) {
+                    throw ShapeError("\(name) crosses itself near position \(min(i, j) + 1)")
                 }
             }
         }

@@ -1,3 +1,4 @@
+import LocusProtocol
 /// Which JetStream stream keeps which topics, and so how a subscription is served
 /// (docs/nats.md, "Streams"). Three streams stand in for what the ZeroMQ bus keeps:
 ///
@@ -24,17 +25,17 @@ public enum StreamLayout {
 
     public static let fixes = Stream(name: "LOCUS_FIXES", subjects: ["location.raw.>", "location.fused.>"],
                                      maximumPerSubject: 0, maximumAgeSeconds: 3600,
-                                     prefixes: ["location.raw.", "location.fused."])
+                                     prefixes: [Topic.locationRawPrefix, Topic.locationFusedPrefix])
     public static let events = Stream(name: "LOCUS_EVENTS",
-                                      subjects: ["region.event.>", "visit.>", "notify.>", "region.cmd", "auth.cmd"],
+                                      subjects: ["region.event.>", "visit.>", "notify.>", Topic.regionCmd, Topic.authCmd],
                                       maximumPerSubject: 0, maximumAgeSeconds: 24 * 3600,
-                                      prefixes: ["region.event.", "visit.", "notify.", "region.cmd", "auth.cmd"])
+                                      prefixes: [Topic.regionEventPrefix, Topic.visitPrefix, Topic.notifyPrefix, Topic.regionCmd, Topic.authCmd])
     public static let state = Stream(name: "LOCUS_STATE",
                                      subjects: ["location.approx.>", "location.significant.>", "auth.status.>",
                                                 "auth.pending.>", "region.state.>", "health.>"],
                                      maximumPerSubject: 1, maximumAgeSeconds: 24 * 3600,
-                                     prefixes: ["location.approx.", "location.significant.", "auth.status.",
-                                                "auth.pending.", "region.state.", "health."])
+                                     prefixes: [Topic.locationApproxPrefix, Topic.locationSignificantPrefix, Topic.authStatusPrefix,
+                                                Topic.authPendingPrefix, Topic.regionStatePrefix, Topic.healthPrefix])
     public static let all = [fixes, events, state]
 
     /// How messages on a topic travel.
@@ -78,7 +79,7 @@ public enum StreamLayout {
     public enum Start: Sendable, Equatable { case everything, lastPerSubject, new }
 
     public static func start(forPrefix prefix: String) -> Start {
-        if prefix == "region.cmd" || prefix == "auth.cmd" { return .everything }
+        if prefix == Topic.regionCmd || prefix == Topic.authCmd { return .everything }
         if fixes.prefixes.contains(where: { prefix.hasPrefix($0) }) { return .lastPerSubject }
         return .new
     }

@@ -1,3 +1,4 @@
+import LocusProtocol
 /// The rule that turns a Locus topic into a NATS subject and back (docs/nats.md, "Subjects").
 ///
 /// NATS splits subjects into tokens at `.` and reserves `*` and `>` as wildcards and white
@@ -9,11 +10,11 @@
 /// inserts (`location.fused.2.car%2E1`): reading them back drops it.
 public enum SubjectMapping {
     /// Prefixes after which the rest of the topic is one id (the device, owner, client, sink, service).
-    public static let idPrefixes = ["location.raw.", "location.fused.", "location.approx.", "location.significant.",
-                                    "visit.", "motion.", "control.", "region.state.", "region.event.",
-                                    "auth.status.", "auth.pending.", "notify.", "health.", "error.", "bus.replayed."]
+    public static let idPrefixes = [Topic.locationRawPrefix, Topic.locationFusedPrefix, Topic.locationApproxPrefix, Topic.locationSignificantPrefix,
+                                    Topic.visitPrefix, Topic.motionPrefix, Topic.controlPrefix, Topic.regionStatePrefix, Topic.regionEventPrefix,
+                                    Topic.authStatusPrefix, Topic.authPendingPrefix, Topic.notifyPrefix, Topic.healthPrefix, Topic.errorPrefix, "bus.replayed."]
     /// Kinds whose subjects the server partitions by device (`--partition K/N`).
-    public static let partitionedPrefixes = ["location.raw.", "location.fused."]
+    public static let partitionedPrefixes = [Topic.locationRawPrefix, Topic.locationFusedPrefix]
 
     /// The subject a message on `topic` is published on.
     public static func subject(forTopic topic: String) -> String {

@@ -6,16 +6,24 @@ public enum Topic {
 
     // MARK: - Prefixes (subscribe to these to get every device/owner/…)
 
+    /// Every position stream (raw, fused, approx, significant, late).
+    public static let locationPrefix = "location."
     public static let locationRawPrefix = "location.raw."
     public static let locationFusedPrefix = "location.fused."
     public static let locationApproxPrefix = "location.approx."
     public static let locationSignificantPrefix = "location.significant."
+    public static let locationLatePrefix = "location.late."
     public static let visitPrefix = "visit."
     public static let motionPrefix = "motion."
     public static let controlPrefix = "control."
     public static let regionStatePrefix = "region.state."
     public static let regionEventPrefix = "region.event."
     public static let authStatusPrefix = "auth.status."
+    public static let authPendingPrefix = "auth.pending."
+    /// Every region topic: commands, replies and events.
+    public static let regionPrefix = "region."
+    /// What the bus itself answers (replays and their markers).
+    public static let busPrefix = "bus."
     public static let notifyPrefix = "notify."
     public static let healthPrefix = "health."
     public static let errorPrefix = "error."
@@ -24,6 +32,8 @@ public enum Topic {
     public static let regionCmd = "region.cmd"
     /// Where clients and administrators send authorization commands.
     public static let authCmd = "auth.cmd"
+    /// Where clients ask the notifier for a notification or a destination.
+    public static let notifyRequest = "notify.request"
 
     // MARK: - Builders (ids are not checked here: validate the message or use `isValidID`)
 
@@ -31,12 +41,15 @@ public enum Topic {
     public static func locationFused(_ device: String) -> String { locationFusedPrefix + device }
     public static func locationApprox(_ device: String) -> String { locationApproxPrefix + device }
     public static func locationSignificant(_ device: String) -> String { locationSignificantPrefix + device }
+    /// Real fixes that arrived after newer ones of their device: history, not the current position.
+    public static func locationLate(_ device: String) -> String { locationLatePrefix + device }
     public static func visit(_ device: String) -> String { visitPrefix + device }
     public static func motion(_ device: String) -> String { motionPrefix + device }
     public static func control(_ device: String) -> String { controlPrefix + device }
     public static func regionState(_ owner: String) -> String { regionStatePrefix + owner }
     public static func regionEvent(_ owner: String) -> String { regionEventPrefix + owner }
     public static func authStatus(_ client: String) -> String { authStatusPrefix + client }
+    public static func authPending(_ client: String) -> String { authPendingPrefix + client }
     public static func notify(_ sink: String) -> String { notifyPrefix + sink }
     public static func health(_ service: String) -> String { healthPrefix + service }
     public static func error(_ service: String) -> String { errorPrefix + service }

@@ -4,6 +4,13 @@ public import Foundation
 /// `--version`, config < environment < flags, exit 64 on bad arguments, 78 on a bad config
 /// file, and signal handling that turns SIGTERM/SIGINT into a clean stop.
 public enum ServiceProgram {
+    /// The directory of the running executable: where `locus` finds the `locus-*` programs
+    /// installed beside it.
+    public static var ownDirectory: String {
+        let path = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        return (path as NSString).deletingLastPathComponent
+    }
+
     public static let version = "0.1.0"
 
     public static let exitUsage: Int32 = 64

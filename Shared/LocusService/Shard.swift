@@ -1,3 +1,4 @@
+import LocusProtocol
 /// Splits devices between N instances of a service so a fleet scales out with no device
 /// handled twice and none missed: every instance sees the whole stream and keeps the
 /// devices that rendezvous hashing assigns to it. Rendezvous (highest random weight)
@@ -47,8 +48,8 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Device-scoped topics end in the device id: `location.fused.<device>`, `motion.<device>`, …
-    static let devicePrefixes = ["location.raw.", "location.fused.", "location.approx.", "location.significant.",
-                                 "motion.", "control.", "visit."]
+    static let devicePrefixes = [Topic.locationRawPrefix, Topic.locationFusedPrefix, Topic.locationApproxPrefix, Topic.locationSignificantPrefix,
+                                 Topic.motionPrefix, Topic.controlPrefix, Topic.visitPrefix]
 
     /// The device a topic is about, or nil for topics every shard needs (commands, authorization).
     public static func device(ofTopic topic: String) -> String? {

@@ -1,145 +1,32 @@
 """Authorization at the bus: real pyzmq clients holding CURVE keys against a real locus-bus over tcp."""
-import json
 import os
-import socket
-import subprocess
 import time
 
 import pytest
 import zmq
 
-from conftest import bin_dir, envelope
+from conftest import envelope
+from curve_support import CurveBus, drain, location, publish_until, send, wait_for
+
+DEFAULT_MANIFEST = {"whenInUse": "Shows your position on the map",
+                    "temporaryFull": {"navigation": "Turn-by-turn directions"}}
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class CurveBus:
-    """locus-bus with CURVE on tcp, an allow-list and a local ipc pair for the admin CLI."""
-
-    def __init__(self, directory, manifest=None):
-        self.directory = directory
-        self.context = zmq.Context()
-        self.keys = {}
-        for name in ("bus", "app", "gps", "admin", "stranger"):
-            result = subprocess.run([str(bin_dir() / "locus"), "keys", "gen", name, "--dir", str(directory)],
-                                    capture_output=True, text=True, check=True)
-            self.keys[name] = self.read_pair(directory / f"{name}.key")
-        assert oct(os.stat(directory / "app.key").st_mode & 0o777) == "0o600"
-        manifest = manifest or {"whenInUse": "Shows your position on the map",
-                                "temporaryFull": {"navigation": "Turn-by-turn directions"}}
-        allow = {"clients": [
-            {"name": "app", "publicKey": self.keys["app"][0].decode(), "manifest": manifest},
-            {"name": "gps", "publicKey": self.keys["gps"][0].decode(), "roles": ["provider"]},
-            {"name": "admin", "publicKey": self.keys["admin"][0].decode(), "roles": ["admin"]},
-        ]}
-        (directory / "allow.json").write_text(json.dumps(allow))
-        port_pub, port_sub = free_port(), free_port()
-        self.pub, self.sub = f"tcp://127.0.0.1:{port_pub}", f"tcp://127.0.0.1:{port_sub}"
-        self.local_pub, self.local_sub = f"ipc://{directory}/pub", f"ipc://{directory}/sub"
-        self.env = dict(os.environ, LOCUS_PUB=self.local_pub, LOCUS_SUB=self.local_sub)
-        self.process = subprocess.Popen(
-            [str(bin_dir() / "locus-bus"), "--pub", self.pub, "--sub", self.sub,
-             "--local-pub", self.local_pub, "--local-sub", self.local_sub,
-             "--allow", str(directory / "allow.json"), "--curve-secret", str(directory / "bus.key"),
-             "--state", str(directory / "state"), "--health-interval", "0.5"],
-            env=self.env, stderr=subprocess.PIPE, text=True)
-        probe = self.local_socket(zmq.SUB, "health.bus")
-        assert probe.poll(10_000), "locus-bus did not start"
-        probe.close(0)
-
-    @staticmethod
-    def read_pair(path):
-        fields = dict(line.split(" = ") for line in path.read_text().splitlines() if " = " in line)
-        return fields["public-key"].encode(), fields["secret-key"].encode()
-
-    def local_socket(self, kind, *prefixes):
-        sock = self.context.socket(kind)
-        sock.connect(self.local_sub if kind == zmq.SUB else self.local_pub)
-        for prefix in prefixes:
-            sock.setsockopt_string(zmq.SUBSCRIBE, prefix)
-        return sock
-
-    def curve_socket(self, kind, who, *prefixes):
-        sock = self.context.socket(kind)
-        sock.curve_serverkey = self.keys["bus"][0]
-        sock.curve_publickey, sock.curve_secretkey = self.keys[who]
-        sock.connect(self.sub if kind == zmq.SUB else self.pub)
-        for prefix in prefixes:
-            sock.setsockopt_string(zmq.SUBSCRIBE, prefix)
-        return sock
-
-    def publisher(self, who=None):
-        sock = self.context.socket(zmq.XPUB)
-        if who:
-            sock.curve_serverkey = self.keys["bus"][0]
-            sock.curve_publickey, sock.curve_secretkey = self.keys[who]
-        sock.connect(self.pub if who else self.local_pub)
-        assert sock.poll(10_000), "the bus never subscribed to the publisher"
-        sock.recv()
-        return sock
-
-    def auth(self, *args):
-        return subprocess.run([str(bin_dir() / "locus"), "auth", *args], env=self.env,
-                              capture_output=True, text=True, timeout=20)
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=5)
-        self.context.destroy(linger=0)
+def make_curve_bus(directory, manifest=None):
+    bus = CurveBus(directory, [
+        {"name": "app", "manifest": manifest or DEFAULT_MANIFEST},
+        {"name": "gps", "roles": ["provider"]},
+        {"name": "admin", "roles": ["admin"]},
+    ], extra_keys=("stranger",))
+    assert oct(os.stat(directory / "app.key").st_mode & 0o777) == "0o600"
+    return bus
 
 
 @pytest.fixture
 def curve_bus(runtime_dir):
-    instance = CurveBus(runtime_dir)
+    instance = make_curve_bus(runtime_dir)
     yield instance
     instance.stop()
-
-
-def location(device, lat):
-    return envelope("location", device=device, source="gps", lat=lat, lon=121.47, hacc=5.0)
-
-
-def send(sock, topic, body):
-    sock.send_multipart([topic.encode(), json.dumps(body).encode()])
-
-
-def drain(sock, seconds):
-    """Every message that arrives within `seconds`."""
-    got = []
-    deadline = time.monotonic() + seconds
-    while (remaining := deadline - time.monotonic()) > 0:
-        if sock.poll(int(remaining * 1000) + 1):
-            topic, body = sock.recv_multipart()
-            got.append((topic.decode(), json.loads(body)))
-    return got
-
-
-def wait_for(sock, predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while (remaining := deadline - time.monotonic()) > 0:
-        if sock.poll(int(remaining * 1000) + 1):
-            topic, body = sock.recv_multipart()
-            message = (topic.decode(), json.loads(body))
-            if predicate(*message):
-                return message
-    raise AssertionError("expected message did not arrive in time")
-
-
-def publish_until(pub, sub, topic, make, predicate, timeout=10.0):
-    """Publishes fresh messages until the subscriber sees one matching predicate."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        send(pub, topic, make())
-        if sub.poll(50):
-            t, body = sub.recv_multipart()
-            if predicate(t.decode(), json.loads(body)):
-                return True
-    return False
 
 
 def test_unknown_key_receives_nothing_and_cannot_publish(curve_bus):

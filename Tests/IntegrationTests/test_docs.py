@@ -17,7 +17,7 @@ from referencing import Registry, Resource
 from conftest import REPO, bin_dir
 
 SCHEMA_DIR = REPO / "docs" / "schema"
-SERVICES = ["locus-bus", "locus-provider", "locus-fusion", "locus-geofence", "locus-motion", "locus-notifier", "locus-gpsd"]
+SERVICES = ["locus-bus", "locus-provider", "locus-fusion", "locus-geofence", "locus-motion", "locus-notifier", "locus-gpsd", "locus-metrics"]
 T0 = 1_700_000_000.0
 
 
@@ -335,16 +335,21 @@ def test_configuration_doc_is_the_generators_fresh_output():
 
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 PROGRAM = re.compile(r"(?<![\w/.@-])(?:\.build/(?:debug|release)/|/usr/local/bin/)?"
-                     r"(locus-(?:bus|provider|fusion|geofence|motion|notifier|gpsd)|locus)(?![\w@/-])(?!\.\w)")
+                     r"(locus-(?:bus|provider|fusion|geofence|motion|notifier|gpsd|metrics)|locus)(?![\w@/-])(?!\.\w)")
 COMMON = re.compile(r"\b[Ee]very (?:program|service)\b")
 # Options of other tools the docs show, allowed by name: the only exceptions.
 FOREIGN = {"swift": {"--filter", "--show-bin-path", "--explicit-target-dependency-import-check"}, "gpsfake": {"--slow", "--udp"}, "pytest": set(), "python3": set(),
-           "make": set(), "systemd-analyze": set(), "journalctl": set(), "jq": set(), "systemctl": {"--now"}}
+           "make": set(), "systemd-analyze": set(), "journalctl": set(), "jq": set(), "systemctl": {"--now"},
+           "mosquitto_pub": {"--cafile", "--cert", "--key"}, "mosquitto_sub": {"--cafile", "--cert", "--key"}, "mosquitto_passwd": set(),
+           "curl": {"--data", "--data-binary", "--cacert"}, "promtool": set(), "prometheus": {"--config", "--storage", "--web"},
+           "nats-server": {"--signal"}, "mmcli": {"--location-get"}, "nmcli": set(), "iw": set()}
 FOREIGN_TOOL = re.compile(r"(?<![\w/.-])(" + "|".join(map(re.escape, FOREIGN)) + r"|deploy/[\w./-]+\.sh|scripts/[\w./-]+\.(?:sh|py))(?![\w-])")
 # The program a document is about when a passage names none.
 DOC_DEFAULT = {"provider.md": "locus-provider", "fusion.md": "locus-fusion", "motion.md": "locus-motion",
                "notifier.md": "locus-notifier", "map.md": "locus map", "security.md": "locus-bus",
-               "protocol.md": "locus-bus", "geofence.md": "locus-geofence", "gpsd.md": "locus-gpsd"}
+               "protocol.md": "locus-bus", "geofence.md": "locus-geofence", "gpsd.md": "locus-gpsd",
+               "phones.md": "locus-provider", "metrics.md": "locus-metrics",
+               "nats.md": "locus-geofence", "network.md": "locus-provider"}
 
 
 def help_options(*argv):
@@ -522,3 +527,14 @@ def test_every_option_in_every_help_is_documented():
             if (program, option) not in documented and ("*every service*", option) not in documented:
                 undocumented.append(f"{program} {option}")
     assert not undocumented, "not in docs/*.md or README.md: " + ", ".join(undocumented)
+
+
+def test_every_source_file_the_docs_cite_exists():
+    """Docs point newcomers at files; a moved or renamed file must take its mentions along."""
+    cited = re.compile(r"(?:Services|Shared|Tests|scripts|deploy|Fuzz)/[A-Za-z0-9_/+.-]*\.(?:swift|py|sh|json|conf|service|in)\b")
+    missing = []
+    for path in doc_files():
+        for match in sorted(set(cited.findall(path.read_text()))):
+            if not (REPO / match).exists():
+                missing.append(f"{path.name}: {match}")
+    assert not missing, "\n".join(missing)

@@ -41,8 +41,9 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def converse(port, quiet=0.5):
-    """Runs SCRIPT; returns per command the JSON objects answered (reports from watching left out)."""
+def converse(port, quiet=1.5):
+    """Runs SCRIPT; returns per command the JSON objects answered (reports from watching left out).
+    `quiet` is the silence that ends an answer: long enough for a server on a loaded machine."""
     client = Client(port)
     answers = [[client.object()]]
     for command in SCRIPT:

@@ -124,6 +124,12 @@ def test_page_follows_the_stack_in_a_real_browser(bus, processes, tmp_path):
         banner = browser.wait_for("(() => { const b = document.getElementById('banner'); return !b.hidden && b.textContent; })()")
         assert banner == "van: dead reckoning, no fresh fix"
         assert browser.evaluate("document.getElementById('device-car').classList.contains('degraded')") is False
+        # A late fix (history uploaded after newer ones) joins the van's track; the marker stays on the newest fix.
+        van_lat = browser.evaluate("document.getElementById('device-van').dataset.lat")
+        publisher.send_multipart([b"location.late.van", json.dumps(envelope(
+            "location", t=time.time() - 120, device="van", source="gps", lat=31.2280, lon=121.4710, hacc=5.0)).encode()])
+        assert browser.wait_for("+document.getElementById('track-van').dataset.points === 2")
+        assert browser.evaluate("document.getElementById('device-van').dataset.lat") == van_lat
 
         artifacts = REPO / ".build" / "test-artifacts"
         artifacts.mkdir(parents=True, exist_ok=True)

@@ -59,7 +59,9 @@ def test_a_late_joiner_gets_each_devices_last_position(cluster, tmp_path):
     try:
         got = asyncio.run(collect(cluster.urls, "location.fused.>", 30,
                                   until=lambda g: any(s.endswith("late%2Ecar") for s, _ in g),
-                                  then=lambda: started.append(start_service(cluster, "locus-fusion", "--instance", "late"))))
+                                  # Fixed fix times (a replay): trusted, not re-timed by arrival as clock faults.
+                                  then=lambda: started.append(start_service(cluster, "locus-fusion", "--instance", "late",
+                                                                            "--clock-fault", "1e9"))))
         fused = [body for subject, body in got if subject.endswith("late%2Ecar")]
         assert fused, "the fusion started after the fixes never saw them"
         assert fused[0]["t"] == 1_790_000_004.0, "it starts from the device's last position, not the first"

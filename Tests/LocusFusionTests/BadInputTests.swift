@@ -37,13 +37,21 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(h.logic.healthCounters["duplicateFixes"], 1)
     }
 
-    func testTimeGoingBackwardsIsRejected() {
-        var h = FusionHarness()
-        h.fix("a", lat: 37.4, lon: -122.1, t: testEpoch + 100)
-        XCTAssertEqual(codes(h.fix("a", lat: 37.4, lon: -122.1, t: testEpoch)), ["timeBackwards"])
-        // A little late is not backwards: it is fused quietly, with its age counted against it.
-        XCTAssertEqual(codes(h.fix("a", lat: 37.40001, lon: -122.1, t: testEpoch + 97)), [])
+    func testOnlyFixesLateBeyondTheLimitAreRefusedWithTheirLag() {
+        var configuration = FusionConfiguration()
+        configuration.lateLimitSeconds = 3_600
+        var h = FusionHarness(configuration: configuration)
+        h.fix("a", lat: 37.4, lon: -122.1, t: testEpoch + 5_000)
+        // A little late: history, and fused into the estimate with its age counted against it.
+        XCTAssertEqual(codes(h.fix("a", lat: 37.40001, lon: -122.1, t: testEpoch + 4_997)), [])
         XCTAssertEqual(h.logic.healthCounters["fix.fusedLate"], 1)
+        // Later than the filter's window: history only, not an error.
+        XCTAssertEqual(codes(h.fix("a", lat: 37.4, lon: -122.1, t: testEpoch + 4_900)), [])
+        XCTAssertEqual(h.locations(on: "location.late.a").count, 2)
+        XCTAssertEqual(h.logic.healthCounters["fix.fusedLate"], 1)
+        // Beyond the limit: refused, and the message says by how much.
+        XCTAssertEqual(codes(h.fix("a", lat: 37.4, lon: -122.1, t: testEpoch)), ["tooLate"])
+        XCTAssertEqual(h.errors().last?.message, "fix for a is 5000 s older than its newest (late fixes are kept up to 3600 s)")
     }
 
     func testImpossibleJumpIsRejectedThenAcceptedWhenConfirmed() {

@@ -15,11 +15,11 @@ struct FusionHarness {
 
     @discardableResult
     mutating func fix(_ device: String, lat: Double, lon: Double, hacc: Double = 5, t: Double, source: String = "gps",
-                      id: String? = nil, topicDevice: String? = nil, age: Double? = nil) -> [Outbound] {
+                      id: String? = nil, topicDevice: String? = nil, age: Double? = nil, arrival: Double? = nil) -> [Outbound] {
         counter += 1
         let location = Location(device: device, source: source, lat: lat, lon: lon, hacc: hacc, mode: "3d", age: age)
         let message = Message(body: .location(location), id: id ?? "m\(counter)", t: t, src: "test/fix")
-        let out = logic.receive(message, topic: Topic.locationRaw(topicDevice ?? device), now: t)
+        let out = logic.receive(message, topic: Topic.locationRaw(topicDevice ?? device), now: arrival ?? t)
         output += out
         return out
     }
@@ -30,6 +30,14 @@ struct FusionHarness {
         let out = logic.receive(Message(body: body, id: "m\(counter)", t: t, src: "test/cmd"), topic: topic, now: t)
         output += out
         return out
+    }
+
+    /// What was published on `topic`, with the times of the messages.
+    func published(on topic: String) -> [(t: Double, location: Location)] {
+        output.compactMap { out in
+            guard out.topic == topic, case .location(let location) = out.body else { return nil }
+            return (out.t, location)
+        }
     }
 
     func locations(on topic: String) -> [Location] {

@@ -41,6 +41,17 @@ final class GeofenceLogicTests: XCTestCase {
         return found
     }
 
+    func testARefusalNamesTheCommandThatGrantsMonitoring() throws {
+        var logic = try GeofenceLogic(configuration: GeofenceConfiguration())
+        let refused = addStore(&logic)
+        guard case .regionFailed(let failed)? = refused.first?.body else { return XCTFail("expected region.failed, got \(refused)") }
+        XCTAssertEqual(failed.code, .notAuthorized)
+        XCTAssertTrue(failed.message.hasSuffix("grant it with: locus auth grant shop always"), failed.message)
+        let status = AuthStatus(client: "shop", status: .always, accuracy: .full)
+        _ = logic.receive(message(.authStatus(status), t: 1), topic: Topic.authStatus("shop"), now: 1)
+        guard case .regionAdded? = addStore(&logic).first?.body else { return XCTFail("always lets the owner monitor regions") }
+    }
+
     func testWalkingInGivesOneEnterWithInterpolatedCrossing() throws {
         var logic = try GeofenceLogic(configuration: configuration())
         _ = addStore(&logic)
@@ -106,7 +117,7 @@ final class GeofenceLogicTests: XCTestCase {
         XCTAssertEqual(walkIn(&restarted, device: "w", from: 3000).map(\.event), [.enter])
     }
 
-    func testOutOfOrderFixesAreIgnored() throws {
+    func testOutOfOrderFixesAreHistoryThatLeavesTheStateAlone() throws {
         var logic = try GeofenceLogic(configuration: configuration())
         _ = addStore(&logic)
         _ = walkIn(&logic, device: "w", from: 1000)
@@ -115,6 +126,36 @@ final class GeofenceLogicTests: XCTestCase {
         for t in stride(from: 10.0, through: 100, by: 1) {
             XCTAssertEqual(logic.receive(message(.location(late), t: t), topic: Topic.locationFused("w"), now: 1400), [])
         }
-        XCTAssertEqual(logic.healthCounters["staleFixes"], 91)
+        XCTAssertEqual(logic.healthCounters["lateFixes"], 91)
+        XCTAssertEqual(logic.tracker(for: "w")?.lastFix?.t, 1360)
+    }
+
+    /// Buffered fixes uploaded after newer ones: the crossings inside them are reported with
+    /// cause `late` and their interpolated time; the state that follows the newest fixes stays.
+    func testCrossingsInLateFixesAreReportedAsLate() throws {
+        var logic = try GeofenceLogic(configuration: configuration())
+        _ = addStore(&logic)
+        _ = walkIn(&logic, device: "w", from: 1000)
+        var events: [RegionEvent] = []
+        // Earlier that day: walked past the store, in at 400 m out and back out again.
+        for second in 0...500 {
+            let along = -350 + 1.4 * Double(second)  // metres east of the store's centre
+            let p = offset(store, east: along, north: 0)
+            let fix = Location(device: "w", source: "gps", lat: p.lat, lon: p.lon, hacc: 5)
+            for out in logic.receive(message(.location(fix), t: 100 + Double(second)), topic: Topic.locationLate("w"), now: 1400) {
+                if case .regionEvent(let event) = out.body { events.append(event) }
+            }
+        }
+        XCTAssertEqual(events.map(\.event), [.enter, .exit])
+        XCTAssertEqual(events.map(\.cause), [.late, .late])
+        // Inside from 200 m west (t ≈ 100 + 150/1.4) to 200 m east (t ≈ 100 + 550/1.4).
+        XCTAssertEqual(events[0].crossingTime ?? 0, 100 + 150 / 1.4, accuracy: 1.5)
+        XCTAssertEqual(events[1].crossingTime ?? 0, 100 + 550 / 1.4, accuracy: 1.5)
+        XCTAssertEqual(logic.tracker(for: "w")?.state(for: logic.store.region(RegionKey(owner: "shop", id: "store"))!), .inside)
+        XCTAssertEqual(logic.healthCounters["lateFixes"], 501)
+    }
+
+    private func offset(_ base: Coordinate, east: Double, north: Double) -> Coordinate {
+        LocalTangentPlane(origin: base).unproject(east: east, north: north)
     }
 }

@@ -32,7 +32,7 @@ final class QuietZoneTests: XCTestCase {
         XCTAssertFalse(zone(marginedReach: 40).admits(near, t: 0, marginMeters: 11, revision: 3))
     }
 
-    func testBuilderRefusesUndecidedStraddledAndPolygonRegions() {
+    func testBuilderRefusesUndecidedAndStraddledRegionsAndBoundsPolygonsByTheirDistance() {
         let circle = RegionEssentials(monitored(.circle(center: GeoPoint(lon: 8, lat: 47), radius: 300)))
         let square = RegionEssentials(monitored(.polygon([[GeoPoint(lon: 8, lat: 47), GeoPoint(lon: 8.01, lat: 47),
                                                              GeoPoint(lon: 8.01, lat: 47.01), GeoPoint(lon: 8, lat: 47)]])))
@@ -46,7 +46,9 @@ final class QuietZoneTests: XCTestCase {
         XCTAssertEqual(built(inside, circle, -900)?.reach ?? 0, 250 - QuietZone.slackMeters, accuracy: 1e-9, "capped by the index's reach")
         XCTAssertNil(built(inside, circle, 3), "inside but the fix lies outside the boundary: a change may start")
         XCTAssertNil(built(RegionTrack(generation: 1, state: .unknown), circle, -20))
-        XCTAssertNil(built(inside, square, -20))
+        XCTAssertEqual(built(inside, square, -20)?.reach ?? 0, 20 - QuietZone.slackMeters, accuracy: 1e-9,
+                       "a polygon bounds the zone by its distance, as a circle does")
+        XCTAssertNil(built(inside, square, 3))
         var dwelling = inside
         dwelling.dwell.start(at: 100)
         let dwellCircle = RegionEssentials(monitored(.circle(center: GeoPoint(lon: 8, lat: 47), radius: 300), dwell: 60))

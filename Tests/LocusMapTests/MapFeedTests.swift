@@ -30,9 +30,11 @@ final class MapFeedTests: XCTestCase {
 
     func testFullViewerSubscribesToFusedAndForwardsBodiesUnchanged() throws {
         var full = MapFeed(accuracy: .full)
-        XCTAssertEqual(full.subscriptions, ["location.fused.", "region.event.", "region.state.", "motion.", "health."])
+        XCTAssertEqual(full.subscriptions, ["location.fused.", "location.late.", "region.event.", "region.state.", "motion.", "health."])
         let (message, raw) = message(location("car", lat: 31.2, hacc: 5))
         XCTAssertEqual(full.accept(topic: "location.fused.car", message: message, raw: raw), MapEvent(kind: .location, json: raw))
+        // A late fix is history for the track, sent as its own kind so the marker does not move back.
+        XCTAssertEqual(full.accept(topic: "location.late.car", message: message, raw: raw), MapEvent(kind: .late, json: raw))
         XCTAssertNil(feed(&full, "location.approx.car", location("car", lat: 31.2, hacc: 2000)))
         let event = try XCTUnwrap(feed(&full, "region.event.o", enter("car")))
         XCTAssertEqual(event.kind, .regionEvent)
@@ -41,8 +43,9 @@ final class MapFeedTests: XCTestCase {
 
     func testReducedViewerNeverReceivesFinePositions() throws {
         var reduced = MapFeed(accuracy: .reduced)
-        XCTAssertFalse(reduced.subscriptions.contains { "location.fused.car".hasPrefix($0) })
+        XCTAssertFalse(reduced.subscriptions.contains { "location.fused.car".hasPrefix($0) || "location.late.car".hasPrefix($0) })
         XCTAssertNil(feed(&reduced, "location.fused.car", location("car", lat: 31.2291234, hacc: 4)))
+        XCTAssertNil(feed(&reduced, "location.late.car", location("car", lat: 31.2291234, hacc: 4)))
         // Before any approximate fix, the event carries no position at all.
         let early = try XCTUnwrap(feed(&reduced, "region.event.o", enter("car")))
         let earlyObject = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(early.json)) as? [String: Any])
@@ -85,5 +88,17 @@ final class MapFeedTests: XCTestCase {
     func testServerSentEventCannotBeSplitByLineBreaksInTheBody() {
         let event = MapEvent(kind: .health, json: Array("{\"a\":\n1,\r\"b\":2}".utf8))
         XCTAssertEqual(String(decoding: event.serialized, as: UTF8.self), "event: health\ndata: {\"a\": 1, \"b\":2}\n\n")
+    }
+
+    func testHealthSaysWhoSentItAsTheBusSawIt() throws {
+        var full = MapFeed(accuracy: .full)
+        let unknown = try XCTUnwrap(feed(&full, "health.geofence", .health(Health(service: "geofence", state: .ok))))
+        XCTAssertFalse(String(decoding: unknown.json, as: UTF8.self).contains("sender"), "nothing said yet, nothing shown")
+        let bus = Health(service: "bus", state: .ok, detail: ["authority": "allowList", "senders": "geofence=geo1,provider=gps0"])
+        _ = feed(&full, "health.bus", .health(bus))
+        let event = try XCTUnwrap(feed(&full, "health.provider", .health(Health(service: "provider", state: .ok))))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(event.json)) as? [String: Any])
+        XCTAssertEqual(object["sender"] as? String, "gps0")
+        XCTAssertEqual(object["service"] as? String, "provider")
     }
 }

@@ -1,4 +1,5 @@
 import LocusMap
+import LocusNet
 import Foundation
 import XCTest
 

@@ -15,23 +15,32 @@ struct MotionScenario {
         logic = MotionLogic(configuration: configuration, ownSource: ownSource)
     }
 
-    mutating func send(_ body: Body, topic: String, t: Double, src: String = "test/input") {
+    mutating func send(_ body: Body, topic: String, t: Double, src: String = "test/input", arrival: Double? = nil) {
         counter += 1
         let message = Message(body: body, id: "m\(counter)", t: t, src: src)
-        clock = max(clock, t)
+        clock = max(clock, arrival ?? t)
         output += logic.receive(message, topic: topic, now: clock)
         output += logic.tick(now: clock)
     }
 
-    mutating func fused(_ device: String, _ coordinate: Coordinate, hacc: Double, t: Double, speed: Double? = nil,
-                        speedAcc: Double? = nil, course: Double? = nil, mode: String? = "3d") {
-        let location = Location(device: device, source: "fused", lat: coordinate.lat, lon: coordinate.lon, hacc: hacc,
-                                speed: speed, speedAcc: speedAcc, course: course, mode: mode)
-        send(.location(location), topic: Topic.locationFused(device), t: t)
+    /// A tick of the runtime at `now` (wall time on the bus), with no input.
+    mutating func tick(at now: Double) {
+        clock = max(clock, now)
+        output += logic.tick(now: clock)
     }
 
-    mutating func activity(_ device: String, _ activity: MotionActivity, confidence: MotionConfidence = .high, t: Double) {
-        send(.motion(Motion(device: device, activity: activity, confidence: confidence)), topic: Topic.motion(device), t: t)
+    /// A fused fix of time `t`, arriving at `arrival` (default: its own time, as in `--stdio`).
+    mutating func fused(_ device: String, _ coordinate: Coordinate, hacc: Double, t: Double, speed: Double? = nil,
+                        speedAcc: Double? = nil, course: Double? = nil, mode: String? = "3d", arrival: Double? = nil) {
+        let location = Location(device: device, source: "fused", lat: coordinate.lat, lon: coordinate.lon, hacc: hacc,
+                                speed: speed, speedAcc: speedAcc, course: course, mode: mode)
+        send(.location(location), topic: Topic.locationFused(device), t: t, arrival: arrival)
+    }
+
+    mutating func activity(_ device: String, _ activity: MotionActivity, confidence: MotionConfidence = .high, t: Double,
+                           arrival: Double? = nil) {
+        send(.motion(Motion(device: device, activity: activity, confidence: confidence)), topic: Topic.motion(device), t: t,
+             arrival: arrival)
     }
 
     /// Published fixes of one source, with their times.

@@ -65,13 +65,15 @@ final class StationaryAndCacheScenarioTests: XCTestCase {
     func testPoorFixesCountAsLost() {
         var scenario = MotionScenario()
         scenario.activity("bike", .cycling, t: t0)
-        scenario.fused("bike", place, hacc: 5, t: t0, speed: 5, course: 0)
-        for second in 1...10 {
+        for second in 0..<5 {
+            scenario.fused("bike", place, hacc: 5, t: t0 + Double(second), speed: 5, course: 0)
+        }
+        for second in 5...14 {
             scenario.fused("bike", place, hacc: 80, t: t0 + Double(second), speed: 5, course: 0)
         }
         let dr = scenario.fixes(source: "dr")
-        XCTAssertEqual(dr.first?.t, t0 + 1)
-        XCTAssertEqual(dr.last?.t, t0 + 10)
+        XCTAssertEqual(dr.first?.t, t0 + 5)
+        XCTAssertEqual(dr.last?.t, t0 + 14)
         XCTAssertEqual(scenario.logic.healthCounters["poorFixes"], 10)
     }
 }

@@ -66,18 +66,20 @@ final class TunnelScenarioTests: XCTestCase {
     func testOwnFixesComingBackThroughFusionDoNotEndTheOutage() {
         var scenario = MotionScenario()
         scenario.activity("car", .automotive, t: t0)
-        scenario.fused("car", start, hacc: 4, t: t0, speed: 15, speedAcc: 0.3, course: 90)
-        scenario.fused("car", Geodesic.destination(from: start, azimuthDegrees: 90, distanceMeters: 15), hacc: 4, t: t0 + 1,
-                       speed: 15, speedAcc: 0.3, course: 90)
-        scenario.activity("car", .automotive, t: t0 + 10)
+        // Five good fixes at 1 Hz establish the cadence dead reckoning needs.
+        for second in 0..<5 {
+            scenario.fused("car", Geodesic.destination(from: start, azimuthDegrees: 90, distanceMeters: 15 * Double(second)), hacc: 4,
+                           t: t0 + Double(second), speed: 15, speedAcc: 0.3, course: 90)
+        }
+        scenario.activity("car", .automotive, t: t0 + 14)
         let before = scenario.fixes(source: "dr").count
         XCTAssertGreaterThan(before, 0)
         // Fusion republishes dead-reckoned fixes as fused with mode dr, and cache with mode cache.
-        for (second, mode) in [(11.0, "dr"), (12.0, "cache")] {
+        for (second, mode) in [(15.0, "dr"), (16.0, "cache")] {
             let fix = scenario.fixes(source: "dr").last!.location
             scenario.fused("car", Coordinate(lat: fix.lat, lon: fix.lon), hacc: 4, t: t0 + second, speed: 15, course: 90, mode: mode)
         }
-        scenario.activity("car", .automotive, t: t0 + 15)
+        scenario.activity("car", .automotive, t: t0 + 19)
         let after = scenario.fixes(source: "dr")
         XCTAssertEqual(after.count, before + 5, "dead reckoning went on through its own fixes")
         XCTAssertEqual(scenario.logic.healthCounters["ownFixes"], 2)

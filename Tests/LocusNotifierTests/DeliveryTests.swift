@@ -40,22 +40,17 @@ final class DeliveryTests: XCTestCase {
             .map { text throws(CatalogError) in try SinkSpec(parsing: text) }
         XCTAssertEqual(SinkSpec.names(specs), ["stdout", "jsonl", "jsonl-2", "webhook", "mqtt", "desktop", "exec"])
         XCTAssertEqual(specs[4], .mqtt(host: "localhost", port: 1883))
-        for bad in ["smoke", "jsonl:", "webhook:https://x", "mqtt:host", "mqtt:host:0"] {
+        for bad in ["smoke", "jsonl:", "webhook:ftp://x", "mqtt:host", "mqtt:host:0"] {
             XCTAssertThrowsError(try SinkSpec(parsing: bad), bad)
         }
     }
 
-    func testHTTPPiecesParse() throws {
-        let endpoint = try HTTPEndpoint(url: "http://[::1]:9000/a/b?c=1")
-        XCTAssertEqual(endpoint, try HTTPEndpoint(url: "http://[::1]:9000/a/b?c=1"))
-        XCTAssertEqual(endpoint.host, "::1")
-        XCTAssertEqual(endpoint.port, 9000)
-        XCTAssertEqual(endpoint.path, "/a/b?c=1")
-        XCTAssertEqual(try HTTPEndpoint(url: "http://example.org").path, "/")
-        let raw = Array("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 4\r\n\r\nbusyEXTRA".utf8)
-        XCTAssertTrue(HTTPResponseParser.isComplete(raw))
-        XCTAssertEqual(try HTTPResponseParser.parse(raw), HTTPResponse(status: 503, body: Array("busy".utf8)))
-        XCTAssertThrowsError(try HTTPResponseParser.parse(Array("SMTP ready\r\n\r\n".utf8)))
+    func testWebhookURLsAreCheckedByLibcurl() throws {
+        XCTAssertTrue(try WebhookURL("https://ntfy.example.org/locus").isHTTPS)
+        XCTAssertFalse(try WebhookURL("http://[::1]:9000/a/b?c=1").isHTTPS)
+        for bad in ["ftp://example.org/x", "https://", "http//example.org", "file:///etc/passwd"] {
+            XCTAssertThrowsError(try WebhookURL(bad), bad)
+        }
     }
 
     func testOwnTracksTransitionForEnterAndExitOnly() throws {

@@ -72,3 +72,24 @@ final class Collected: @unchecked Sendable {
         return stored
     }
 }
+
+/// The network plugins learn from the device's fused fixes: the logic hands them over.
+final class FusedFixForwardingTests: XCTestCase {
+    func testFusedFixesOfItsOwnDeviceReachTheMailboxOnly() {
+        let mailbox = FusedFixMailbox(capacity: 2)
+        var logic = ProviderLogic(device: "phone", plugin: "wifi", status: SourceStatus(), fusedFixes: mailbox)
+        XCTAssertEqual(logic.subscriptions, ["control.phone", "location.fused.phone"])
+        XCTAssertEqual(ProviderLogic(device: "phone", plugin: "nmea", status: SourceStatus()).subscriptions, ["control.phone"])
+        func fused(_ device: String, t: Double) -> Message {
+            Message(body: .location(Location(device: device, source: "fused", lat: 1, lon: 2, hacc: 4, mode: "3d")), id: "m\(t)", t: t, src: "fusion/main")
+        }
+        XCTAssertEqual(logic.receive(fused("phone", t: 1), topic: "location.fused.phone", now: 1), [], "never republished")
+        XCTAssertEqual(logic.receive(fused("phone2", t: 2), topic: "location.fused.phone2", now: 2), [])
+        XCTAssertEqual(logic.receive(fused("other", t: 3), topic: "location.fused.phone", now: 3), [], "a body naming another device")
+        _ = logic.receive(fused("phone", t: 4), topic: "location.fused.phone", now: 4)
+        _ = logic.receive(fused("phone", t: 5), topic: "location.fused.phone", now: 5)
+        XCTAssertEqual(mailbox.take().map(\.t), [4, 5], "bounded: the newest are kept")
+        XCTAssertTrue(mailbox.take().isEmpty)
+        XCTAssertEqual(logic.healthCounters["fusedFixes"], 3)
+    }
+}

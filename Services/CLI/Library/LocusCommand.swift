@@ -23,6 +23,7 @@ public enum LocusCommand {
       auth ACTION           authorization: pending, status, grant, deny, restrict, revoke
       keys gen NAME         write a CURVE keypair (NAME.key 0600, NAME.pub)
       regions ACTION        add, remove, list, import FILE.geojson, export monitored regions
+      beacons ACTION        the Wi-Fi/cell database of network positioning: import-cells FILE, stats
       version               print the version
 
     Every command takes --help. Bus endpoints come from --pub/--sub, else LOCUS_PUB/LOCUS_SUB,
@@ -42,13 +43,14 @@ public enum LocusCommand {
         case "up": return UpCommand.run(rest)
         case "demo": return DemoCommand.run(rest)
         case "map": return MapCommand.run(rest)
-        case "bench": return BenchCommand.run(rest)
+        case "bench": return BenchHandover.run(rest)
         case "coord": return CoordCommand.run(rest)
         case "plot": return PlotCommand.run(rest)
         case "doctor": return DoctorCommand.run(rest)
         case "auth": return AuthCommand.run(rest)
         case "keys": return KeysCommand.run(rest)
         case "regions": return RegionsCommand.run(rest)
+        case "beacons": return BeaconsCommand.run(rest)
         case "version", "--version": print("locus \(ServiceProgram.version)"); return 0
         case "help", "--help", "-h": print(usage, terminator: ""); return 0
         default:

@@ -17,11 +17,14 @@ let spec = CommandLineSpec(
         OptionSpec("--visit-stay", value: "SECONDS", help: "time within the visit radius before an arrival", default: "300"),
         OptionSpec("--visit-radius", value: "METRES", help: "radius a stay must keep to", default: "100"),
         OptionSpec("--max-speed", value: "M/S", help: "implied speed beyond which a fix is an impossible jump", default: "343"),
+        OptionSpec("--late-limit", value: "SECONDS", help: "a fix older than its device's newest by more than this is refused; younger, it is history", default: "21600"),
+        OptionSpec("--clock-fault", value: "SECONDS", help: "a fix time further behind its arrival is a clock fault, re-timed by arrival", default: "86400"),
+        OptionSpec("--max-future", value: "SECONDS", help: "…and so is one further ahead of its arrival", default: "300"),
     ],
     footer: """
     Subscribes to location.raw.*, control.* and motion.*; publishes location.fused.<device>,
-    location.approx.<device>, location.significant.<device> and visit.<device>; problems go to
-    error.fusion. See docs/fusion.md for the filter and the reduced-accuracy scheme.
+    location.approx.<device>, location.significant.<device>, location.late.<device> (real fixes
+    that came after newer ones) and visit.<device>; problems go to error.fusion. See docs/fusion.md for the filter and the reduced-accuracy scheme.
     """)
 let options = ServiceProgram.parseOrExit(spec)
 let settings = RuntimeSettings(service: "fusion", program: "locus-fusion", options: options)
@@ -37,11 +40,16 @@ do {
     configuration.visitMinimumStaySeconds = try options.double("--visit-stay") ?? 300
     configuration.visitRadiusMeters = try options.double("--visit-radius") ?? 100
     configuration.screen.maximumSpeedMetersPerSecond = try options.double("--max-speed") ?? 343
+    configuration.lateLimitSeconds = try options.double("--late-limit") ?? configuration.lateLimitSeconds
+    configuration.clockFaultBehindSeconds = try options.double("--clock-fault") ?? configuration.clockFaultBehindSeconds
+    configuration.maximumFutureSeconds = try options.double("--max-future") ?? configuration.maximumFutureSeconds
 } catch {
     ServiceProgram.usageFailure("locus-fusion", error.message)
 }
 for (name, value) in [("--approx-cell", approxCell), ("--approx-period", approxPeriod), ("--visit-stay", configuration.visitMinimumStaySeconds),
-                      ("--visit-radius", configuration.visitRadiusMeters), ("--max-speed", configuration.screen.maximumSpeedMetersPerSecond)]
+                      ("--visit-radius", configuration.visitRadiusMeters), ("--max-speed", configuration.screen.maximumSpeedMetersPerSecond),
+                      ("--late-limit", configuration.lateLimitSeconds), ("--clock-fault", configuration.clockFaultBehindSeconds),
+                      ("--max-future", configuration.maximumFutureSeconds)]
     where !(value.isFinite && value > 0) {
     ServiceProgram.usageFailure("locus-fusion", "\(name) must be a positive number")
 }

@@ -74,7 +74,9 @@ public struct DeviceFilter: Sendable {
         }
         let mahalanobis = (s11 * innovation.0 * innovation.0 - 2 * s01 * innovation.0 * innovation.1
             + s00 * innovation.1 * innovation.1) / determinant
-        switch gate.judge(mahalanobisSquared: mahalanobis) {
+        // A late fix says nothing about where the device is now: it may be fused, never re-anchor.
+        let verdict = late ? (mahalanobis <= gate.chiSquareThreshold ? .accept : .reject) : gate.judge(mahalanobisSquared: mahalanobis)
+        switch verdict {
         case .reject:
             return .rejectedOutlier
         case .reanchor:

@@ -16,6 +16,8 @@ public struct DeviceState: Sendable {
     /// Recent (source, t, lat, lon) keys, to drop a fix that arrives twice under different ids.
     public var recentFixes: [FixKey] = []
     public var lastAltitude: (value: Double, accuracy: Double?)?
+    /// Where the device's fixes stand in time: newest real fix, invented ones, its clock.
+    public var timeline = FixTimeline()
 
     public struct FixKey: Sendable, Equatable {
         public var source: String

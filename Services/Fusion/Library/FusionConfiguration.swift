@@ -24,8 +24,14 @@ public struct FusionConfiguration: Sendable {
 
     // MARK: Limits
     public var maximumDevices = 10_000
-    /// On the bus, fixes stamped further than this ahead of the wall clock are rejected.
+    /// A fix stamped further than this ahead of its arrival is a clock fault (re-timed by arrival).
     public var maximumFutureSeconds = 300.0
+    /// …and so is one stamped further than this behind its arrival.
+    public var clockFaultBehindSeconds = 86_400.0
+    /// Seconds (of arrival) between two clock-fault reports about one device.
+    public var clockFaultReportIntervalSeconds = 60.0
+    /// A real fix older than its device's newest by more than this is refused; younger, it is history.
+    public var lateLimitSeconds = 21_600.0
     /// Message ids remembered to reject duplicates.
     public var rememberedIDs = 4_096
     /// Seconds (of fix time) between two error reports about one device's flood.

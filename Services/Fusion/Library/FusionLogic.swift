@@ -11,7 +11,7 @@ public struct FusionLogic: ServiceLogic {
 
     public var configuration: FusionConfiguration
     public private(set) var devices: [String: DeviceState] = [:]
-    private var counters = Counters()
+    var counters = Counters()
     private var seenIDs: RecentIDs
     private var store: LastKnownStore?
     /// Episodes of the last-known store; a fix not saved stays `unsavedFix` and is retried.
@@ -79,13 +79,10 @@ public struct FusionLogic: ServiceLogic {
 
     private mutating func receiveFix(_ location: Location, message: Message, topic: String, now: Double) -> [Outbound] {
         var out: [Outbound] = []
-        let t = message.envelope.t
+        var t = message.envelope.t
         guard location.lat.isFinite, location.lon.isFinite, abs(location.lat) <= 90, abs(location.lon) <= 180,
               location.hacc.isFinite, location.hacc > 0, t.isFinite, (location.age ?? 0).isFinite, (location.age ?? 0) >= 0 else {
             return [reject("invalidValue", "location with a value out of range", topic: topic, message: message, now: now)]
-        }
-        if t > now + configuration.maximumFutureSeconds {
-            return [reject("futureTime", "fix time is \(Int(t - now)) s ahead of the clock", topic: topic, message: message, now: now)]
         }
         guard let device = deviceState(for: location.device, topic: topic, prefix: Topic.locationRawPrefix, message: message, now: now, out: &out),
               var state = devices[device] else { return out }
@@ -96,20 +93,44 @@ public struct FusionLogic: ServiceLogic {
             counters.add("duplicateFixes")
             return out
         }
+        let retimed = retimeIfFaulty(&t, device: device, state: &state, topic: topic, message: message, now: now, out: &out)
         // A cached or dead-reckoned fix may say how old it is: it was measured at t − age.
         let measuredAt = t - (location.age ?? 0)
+        let invented = location.source == "dr" || location.source == "cache"
         let coordinate = Coordinate(lat: location.lat, lon: location.lon)
         var hacc = configuration.trust.effectiveHacc(location.hacc, source: location.source)
         if let age = location.age { hacc += age * configuration.filter.stalenessSpeedMetersPerSecond }
 
-        if let rejection = state.screen.check(coordinate, hacc: location.hacc, t: measuredAt) {
-            counters.add("rejected." + rejection.code)
-            if case .flood = rejection {
-                guard t - state.lastFloodReport >= configuration.floodReportIntervalSeconds else { return out }
-                state.lastFloodReport = t
-            }
-            out.append(reject(rejection.code, describe(rejection, device: device), topic: topic, message: message, now: now))
+        switch state.timeline.place(measuredAt: measuredAt, invented: invented, lateLimitSeconds: configuration.lateLimitSeconds) {
+        case .inventedBehindReal:
+            counters.add("inventedBehindReal")
             return out
+        case .tooLate(let lag):
+            counters.add("rejected.tooLate")
+            out.append(reject("tooLate", "fix for \(device) is \(Int(lag)) s older than its newest (late fixes are kept up to "
+                              + "\(Int(configuration.lateLimitSeconds)) s)", topic: topic, message: message, now: now))
+            return out
+        case .late(let lag):
+            // History for everyone; within the filter's window it also refines the estimate.
+            let (history, accepted) = receiveLate(location, coordinate: coordinate, hacc: hacc, t: measuredAt, retimed: retimed,
+                                                  device: device, state: &state, topic: topic, message: message, now: now)
+            out += history
+            guard accepted, lag <= configuration.filter.outOfOrderWindowSeconds else { return out }
+        case .current:
+            if !retimed, !invented { state.timeline.observeClock(fixTime: measuredAt, arrival: now) }
+            if let rejection = state.screen.check(coordinate, hacc: location.hacc, t: measuredAt, stream: invented ? .invented : .current) {
+                return out + report(rejection, device: device, state: &state, topic: topic, message: message, now: now)
+            }
+        }
+        if invented {
+            if state.timeline.beforeInvented == nil { state.timeline.beforeInvented = state.filter }
+        } else if measuredAt > state.timeline.newestReal, let saved = state.timeline.beforeInvented {
+            // A real fix replaces every invented one since the newest real fix, however they were stamped.
+            let activity = state.filter.activity
+            state.filter = saved
+            state.filter.activity = activity
+            state.timeline.beforeInvented = nil
+            counters.add("inventedReplaced")
         }
 
         let outcome = state.filter.update(coordinate: coordinate, haccMeters: hacc, t: measuredAt)
@@ -120,6 +141,7 @@ public struct FusionLogic: ServiceLogic {
         case .initialized, .fused, .reanchored:
             break
         }
+        if !invented { state.timeline.fusedReal(at: measuredAt, retimed: retimed) }
         let velocityScale = configuration.filter.velocityAccuracyScale * configuration.trust.scale(for: location.source)
         if location.age == nil, velocityScale > 0, let velocity = VelocityMeasurement(location) {
             let fused = state.filter.updateVelocity(eastMetersPerSecond: velocity.eastMetersPerSecond,
@@ -149,7 +171,8 @@ public struct FusionLogic: ServiceLogic {
             device: device, source: "fused", lat: estimate.coordinate.lat, lon: estimate.coordinate.lon,
             hacc: estimate.haccMeters, alt: state.lastAltitude?.value, vacc: state.lastAltitude?.accuracy,
             speed: estimate.speedMetersPerSecond, speedAcc: max(estimate.speedAccuracy, 0.01),
-            course: estimate.courseDegrees, mode: mode, tier: AccuracyTier(haccMeters: estimate.haccMeters).rawValue)
+            course: estimate.courseDegrees, mode: mode, tier: AccuracyTier(haccMeters: estimate.haccMeters).rawValue,
+            timeSource: state.timeline.retimed ? "arrival" : nil)
         out.append(Outbound(topic: Topic.locationFused(device), body: .location(fused), t: t))
         if state.significant.observe(estimate.coordinate, t: t) {
             out.append(Outbound(topic: Topic.locationSignificant(device), body: .location(fused), t: t))
@@ -246,16 +269,15 @@ public struct FusionLogic: ServiceLogic {
         return device
     }
 
-    private mutating func reject(_ code: String, _ text: String, topic: String, message: Message, now: Double) -> Outbound {
+    mutating func reject(_ code: String, _ text: String, topic: String, message: Message, now: Double) -> Outbound {
         counters.add("rejected")
         let report = ErrorReport(code: code, message: text, topic: topic, ref: message.envelope.id)
         return Outbound(topic: Topic.error(Self.service), body: .error(report), t: now)
     }
 
-    private func describe(_ rejection: FixScreen.Rejection, device: String) -> String {
+    func describe(_ rejection: FixScreen.Rejection, device: String) -> String {
         switch rejection {
         case .flood: return "device \(device) sends fixes faster than allowed; dropping"
-        case .timeBackwards(let seconds): return "fix for \(device) is \(Int(seconds)) s older than its newest"
         case .impossibleJump(let speed): return "fix for \(device) implies \(Int(speed)) m/s"
         }
     }

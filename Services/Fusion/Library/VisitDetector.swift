@@ -20,6 +20,8 @@ public struct VisitDetector: Sendable, Equatable {
     private var anchor: Coordinate?
     private var start = 0.0
     private var lastInside = 0.0
+    /// The newest late fix seen outside the place: the stay cannot have begun before it.
+    private var lateOutside = -Double.infinity
     private var sumLat = 0.0, sumLon = 0.0, sumHacc = 0.0, count = 0.0
     public private(set) var arrived = false
 
@@ -49,6 +51,25 @@ public struct VisitDetector: Sendable, Equatable {
         return departure
     }
 
+    /// Feeds a fix older than those already observed (uploaded late). It can only tell more
+    /// about the stay under way: inside the place and before the stay began, it moves the stay's
+    /// start back (and may complete an arrival the newer fixes alone did not); outside the place
+    /// and after it began, the stay cannot have begun before it. Departures are not found late.
+    public mutating func observeLate(_ coordinate: Coordinate, haccMeters: Double, t: Double) -> Event? {
+        guard haccMeters <= radiusMeters, let anchor, t < lastInside else { return nil }
+        guard FastDistance.meters(anchor, coordinate) <= radiusMeters else {
+            lateOutside = max(lateOutside, t)
+            if t > start, !arrived { start = t }
+            return nil
+        }
+        guard t < start, t > lateOutside else { return nil }
+        start = t
+        sumLat += coordinate.lat; sumLon += coordinate.lon; sumHacc += haccMeters; count += 1
+        guard !arrived, lastInside - start >= minimumStaySeconds else { return nil }
+        arrived = true
+        return Event(center: center, haccMeters: visitHacc, arrival: start, departure: nil)
+    }
+
     private var center: Coordinate { Coordinate(lat: sumLat / count, lon: sumLon / count) }
     private var visitHacc: Double { max(sumHacc / count, 1) }
 
@@ -56,6 +77,7 @@ public struct VisitDetector: Sendable, Equatable {
         anchor = coordinate
         start = t
         lastInside = t
+        lateOutside = -.infinity
         arrived = false
         sumLat = coordinate.lat; sumLon = coordinate.lon; sumHacc = haccMeters; count = 1
     }

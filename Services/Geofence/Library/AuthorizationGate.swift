@@ -17,7 +17,16 @@ public struct AuthorizationGate: Sendable, Equatable {
 
     /// Whether the owner may monitor regions and receive their events.
     public func allowsMonitoring(_ owner: String) -> Bool {
-        status(of: owner) == .always
+        status(of: owner).allowsRegionMonitoring
+    }
+
+    /// Why the owner may not monitor regions, and what to run: the person at the keyboard is
+    /// the one who grants it on a single host, so the refusal names the exact command.
+    public func refusal(_ owner: String) -> String {
+        let status = status(of: owner)
+        let why = "owner \(owner) has authorization \(status.rawValue), region monitoring needs always"
+        if status == .restricted { return why + " (restricted by administrator policy: the allow-list decides)" }
+        return why + "; grant it with: " + AuthStatus.grantCommand(client: owner, level: "always")
     }
 
     public mutating func update(_ owner: String, status: AuthorizationStatus) {

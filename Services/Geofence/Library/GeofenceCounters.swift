@@ -7,6 +7,8 @@ struct GeofenceCounters: Sendable, Equatable {
     var commands = 0
     var ignored = 0
     var staleFixes = 0
+    /// Fixes older than their device's newest (history), evaluated for late crossings.
+    var lateFixes = 0
     var regionsAdded = 0
     var regionsRemoved = 0
     var regionsFailed = 0
@@ -15,7 +17,7 @@ struct GeofenceCounters: Sendable, Equatable {
 
     /// The counters that moved, by the names `health.geofence` reports.
     var values: [String: Int] {
-        let all = [("fixes", fixes), ("quietFixes", quietFixes), ("commands", commands), ("ignored", ignored), ("staleFixes", staleFixes),
+        let all = [("fixes", fixes), ("quietFixes", quietFixes), ("commands", commands), ("ignored", ignored), ("staleFixes", staleFixes), ("lateFixes", lateFixes),
                    ("regionsAdded", regionsAdded), ("regionsRemoved", regionsRemoved), ("regionsFailed", regionsFailed),
                    ("events", events), ("eventsSuppressed", eventsSuppressed)]
         return Dictionary(uniqueKeysWithValues: all.filter { $0.1 != 0 })

@@ -22,21 +22,23 @@ public struct GeofenceLogic: ServiceLogic {
     /// batch in one transaction. Only for a runtime that holds every message of a batch
     /// until `flush` (`ServiceRuntime` does); false commits after every input.
     public var commitsOnFlush = false
-    private let hysteresis: Hysteresis
+    let hysteresis: Hysteresis
     private let persistence: (any GeofencePersistence)?
     /// Device name → position in `trackers`: one string hash per fix, then array access.
     private var deviceNumbers: [String: Int] = [:]
-    private var trackers: [DeviceTracker] = []
-    private var counters = GeofenceCounters()
+    var trackers: [DeviceTracker] = []
+    var counters = GeofenceCounters()
     private var storage = StorageGuard()
     /// Messages that report state not yet committed: published once it is.
     private var unconfirmed: [Outbound] = []
     private var commands = CommandGroup()
-    private var scratch: [Int] = []
+    var scratch: [Int] = []
+    /// Per device number: what its late fixes said about each region so far (`LateCrossings`).
+    var lateHistory: [Int: [Int: LateCrossings.Verdict]] = [:]
     private var gathered: [RegionEssentials] = []
     private var pending = PersistenceBatch()
 
-    public let subscriptions = [Topic.locationFusedPrefix, Topic.regionCmd, Topic.authStatusPrefix]
+    public let subscriptions = [Topic.locationFusedPrefix, Topic.locationLatePrefix, Topic.regionCmd, Topic.authStatusPrefix]
     /// A fleet's fixes keep the logic busy on its own: decoding the next batch runs beside it.
     public var receivesOnReaderThread: Bool { true }
 
@@ -100,6 +102,9 @@ public struct GeofenceLogic: ServiceLogic {
         case .location(let fix) where topic.hasPrefix(Topic.locationFusedPrefix):
             counters.fixes += 1
             process(fix, t: message.envelope.t, into: &out)
+        case .location(let fix) where topic.hasPrefix(Topic.locationLatePrefix):
+            counters.fixes += 1
+            processLate(fix, t: message.envelope.t, number: deviceNumber(fix.device), into: &out)
         case .regionAdd(let command) where topic == Topic.regionCmd:
             counters.commands += 1
             add(command, id: message.envelope.id, t: message.envelope.t, into: &out)
@@ -124,6 +129,20 @@ public struct GeofenceLogic: ServiceLogic {
         if commitsOnFlush { return direct }
         closeCommands(into: &direct)
         return direct + commit(t: message.envelope.t)
+    }
+
+    /// Ends the regions whose `expires` time has come (see `expire`): on the bus every
+    /// tick, in `--stdio` mode after every input (time is then the messages' own). The exits
+    /// and removals wait, like every message reporting state, until the removal is committed.
+    public mutating func tick(now: Double) -> [Outbound] {
+        guard store.nextExpiry <= now else { return [] }
+        var direct: [Outbound] = []
+        closeCommands(into: &direct)
+        var out: [Outbound] = []
+        for region in store.expired(by: now) { expire(region, now: now, into: &out) }
+        unconfirmed.append(contentsOf: out)
+        if commitsOnFlush { return direct }
+        return direct + commit(t: now)
     }
 
     /// Commits what the batch changed, in one transaction, and returns the batch's messages
@@ -179,14 +198,14 @@ public struct GeofenceLogic: ServiceLogic {
         let owner = command.owner
         guard gate.allowsMonitoring(owner) else {
             fail(owner: owner, regionId: command.region.id,
-                 RegionRejection(.notAuthorized, "owner \(owner) has authorization \(gate.status(of: owner).rawValue), region monitoring needs always"),
+                 RegionRejection(.notAuthorized, gate.refusal(owner)),
                  re: id, t: t, into: &out)
             return
         }
         do {
             let key = RegionKey(owner: owner, id: command.region.id)
             let previous = store.region(key)
-            let added = try store.add(command.region, owner: owner)
+            let added = try store.add(command.region, owner: owner, at: t)
             let answer = Outbound(topic: Topic.regionState(owner),
                                   body: .regionAdded(RegionAdded(owner: owner, region: command.region, re: id,
                                                                  effectiveRadius: added.monitored.effectiveRadiusMeters)),
@@ -222,6 +241,43 @@ public struct GeofenceLogic: ServiceLogic {
         commands.append(.init(undo: .restore(removed), answer: answer, failure: failure, t: t), pendingBefore: before)
     }
 
+    /// At its `expires` time a region sends one `exit` (cause `expired`) to every device
+    /// still inside, then is removed and `region.removed` published. The removal is in the
+    /// same transaction that the runtime commits before publishing these, so the exits
+    /// are sent once, and a service down at the expiry sends them when it is back.
+    private mutating func expire(_ region: MonitoredRegion, now: Double, into out: inout [Outbound]) {
+        let owner = region.key.owner
+        let at = region.region.expires ?? now
+        for (device, number) in deviceNumbers.sorted(by: { $0.key < $1.key }) where region.watches(device) {
+            guard trackers[number].state(for: region) == .inside else { continue }
+            trackers[number].tracks[region.slot] = nil
+            guard region.region.notifyOnExit else { continue }
+            guard gate.allowsMonitoring(owner) else {
+                counters.eventsSuppressed += 1
+                continue
+            }
+            counters.events += 1
+            let location = trackers[number].lastFix ?? Self.covering(region.shape, t: at)
+            let event = RegionEvent(owner: owner, regionId: region.key.id, device: device, event: .exit, state: .outside,
+                                    cause: .expired, location: location)
+            out.append(Outbound(topic: Topic.regionEvent(owner), body: .regionEvent(event), t: at))
+        }
+        store.remove(region.key)
+        pending.deleteRegion(region.key)
+        counters.regionsRemoved += 1
+        out.append(Outbound(topic: Topic.regionState(owner), body: .regionRemoved(RegionRemoved(owner: owner, regionId: region.key.id)),
+                            t: at))
+    }
+
+    /// A device known to be inside but not yet seen since a restart: a circle around the
+    /// region's box that covers it (the device was somewhere in there).
+    private static func covering(_ shape: Shape, t: Double) -> FixRef {
+        let box = shape.boundingBox
+        let centre = Coordinate(lat: (box.minLat + box.maxLat) / 2, lon: (box.minLon + box.maxLon) / 2)
+        let corner = Coordinate(lat: box.maxLat, lon: box.maxLon)
+        return FixRef(lat: centre.lat, lon: centre.lon, hacc: max(1, FastDistance.meters(centre, corner) * 1.01), t: t)
+    }
+
     private mutating func fail(owner: String, regionId: String, _ rejection: RegionRejection, re: String, t: Double,
                                into out: inout [Outbound]) {
         counters.regionsFailed += 1
@@ -237,7 +293,7 @@ public struct GeofenceLogic: ServiceLogic {
         let owner = command.owner
         guard gate.allowsMonitoring(owner) else {
             fail(owner: owner, regionId: command.regionId ?? "*",
-                 RegionRejection(.notAuthorized, "owner \(owner) is not authorized for region monitoring"), re: id, t: t, into: &out)
+                 RegionRejection(.notAuthorized, gate.refusal(owner)), re: id, t: t, into: &out)
             return
         }
         let regions = command.regionId.map { store.region(RegionKey(owner: owner, id: $0)).map { [$0] } ?? [] } ?? store.regions(of: owner)
@@ -260,9 +316,11 @@ public struct GeofenceLogic: ServiceLogic {
         let fix = FixRef(lat: location.lat, lon: location.lon, hacc: location.hacc, t: t)
         let number = deviceNumber(device)
         if let last = trackers[number].lastFix, t < last.t {
-            counters.staleFixes += 1  // out of order: time logic only moves forward
+            // Out of order: time logic only moves forward; an older fix is history.
+            processLate(location, t: t, number: number, into: &out)
             return
         }
+        if lateHistory[number] != nil { lateHistory[number] = nil }  // a current fix ends a run of late ones
         if let zone = trackers[number].quiet,
            zone.admits(point, t: t, marginMeters: hysteresis.marginMeters(hacc: location.hacc), revision: store.revision) {
             counters.quietFixes += 1
@@ -296,10 +354,23 @@ public struct GeofenceLogic: ServiceLogic {
         for (position, slot) in scratch.enumerated() {
             // The slot's essentials decide most candidates; the filed region is read only
             // for a device list, a polygon, an event or a row (see `RegionEssentials`).
-            let region = gathered[position]
+            var region = gathered[position]
             guard region.isOccupied, region.watchesEveryDevice || store.filed(inSlot: slot)?.monitored.watches(device) == true else {
                 tracker.tracks[slot] = nil
                 continue
+            }
+            if region.scheduled {
+                // Outside its hours a region is not evaluated (its tracks wait); a new
+                // window gives it a new generation, so states start over and are reported.
+                switch store.scheduleStep(slot: slot, t: fix.t) {
+                case .inactive:
+                    quiet.exclude()
+                    continue
+                case .active: break
+                case .activated(let monitored):
+                    pending.upsertRegion(PersistedRegion(owner: monitored.key.owner, region: monitored.region, generation: monitored.generation))
+                    region = store.essentials(inSlot: slot)
+                }
             }
             let generation = region.generation
             let stored = tracker.tracks.position(of: slot)
@@ -312,9 +383,18 @@ public struct GeofenceLogic: ServiceLogic {
                 track.lastFixTime = previous.t
             }
             let before = (state: track.state, dwell: track.dwell)
-            let distance = signedDistance(region, slot: slot, point, marginMeters: margin)
+            var distance = signedDistance(region, slot: slot, point, marginMeters: margin)
+            if region.circle == nil, let last = track.lastSignedDistanceMeters, (last < 0) != (distance < 0) {
+                // A polygon answers far from its boundary with a bound; a crossing is
+                // interpolated from the two fixes' true distances.
+                distance = signedDistance(region, slot: slot, point, marginMeters: .infinity)
+                if let previous = tracker.lastFix, previous.t == track.lastFixTime {
+                    track.lastSignedDistanceMeters = signedDistance(region, slot: slot, Coordinate(lat: previous.lat, lon: previous.lon),
+                                                                     marginMeters: .infinity)
+                }
+            }
             evaluate(&track, region: region, slot: slot, device: device, distance: distance, fix: fix, recovering: tracker.recovering,
-                     into: &out)
+                     announce: region.scheduled && store.announces(slot: slot, generation: region.generation), into: &out)
             quiet.observe(track, region: region, distance: distance, debounceSeconds: configuration.debounceSeconds)
             // Only changes of committed state or dwell are written. A first decision of
             // "outside" needs no row either: after a restart a region without a row is
@@ -345,19 +425,21 @@ public struct GeofenceLogic: ServiceLogic {
         tracker.quiet = configuration.quietZones ? quiet.zone(anchor: point, farMeters: farMeters, revision: store.revision) : nil
     }
 
-    /// The signed distance, exact wherever it matters: the estimate decides unless it lies
+    /// The signed distance, exact wherever it matters: for a circle the estimate decides unless it lies
     /// within its error of a threshold the decisions compare it with (the boundary, where
     /// the sign sets the crossing, and ± the fix's margin); only then is the exact geodesic
     /// computed. Elsewhere the value differs from the exact one by micrometres, which
     /// moves an interpolated crossing time by nothing measurable.
-    private func signedDistance(_ region: RegionEssentials, slot: Int, _ point: Coordinate, marginMeters margin: Double) -> Double {
+    func signedDistance(_ region: RegionEssentials, slot: Int, _ point: Coordinate, marginMeters margin: Double) -> Double {
         if let circle = region.circle {
             let (estimate, error) = circle.signedDistanceEstimate(point)
             return Self.needsExact(estimate, error: error, margin: margin) ? circle.signedDistance(point) : estimate
         }
+        // A polygon's distance is searched only when it may be within the margin: deeper
+        // inside or farther out, its grid answers with a bound that decides the same way.
+        if let probe = store.probe(inSlot: slot) { return probe.signedDistanceMeters(point, exactWithin: margin) }
         guard let shape = store.filed(inSlot: slot)?.monitored.shape else { return .infinity }
-        let (estimate, error) = shape.signedDistanceEstimate(point)
-        return Self.needsExact(estimate, error: error, margin: margin) ? shape.signedDistanceMeters(point) : estimate
+        return shape.signedDistanceMeters(point, exactWithin: margin)
     }
 
     @inline(__always)
@@ -367,8 +449,10 @@ public struct GeofenceLogic: ServiceLogic {
         return size <= error || abs(size - margin) <= error
     }
 
+    /// `announce`: the first decision is reported as a `state` event (a scheduled region's
+    /// hours began again) instead of silently.
     private mutating func evaluate(_ track: inout RegionTrack, region: RegionEssentials, slot: Int, device: String, distance: Double,
-                                   fix: FixRef, recovering: Bool, into out: inout [Outbound]) {
+                                   fix: FixRef, recovering: Bool, announce: Bool = false, into out: inout [Outbound]) {
         let verdict = hysteresis.verdict(signedDistanceMeters: distance, hacc: fix.hacc)
         if let lastTime = track.lastFixTime, let lastDistance = track.lastSignedDistanceMeters,
            let crossing = CrossingInterpolation.time(from: lastTime, signedDistance: lastDistance, to: fix.t, signedDistance: distance) {
@@ -384,9 +468,12 @@ public struct GeofenceLogic: ServiceLogic {
             // registered while the device is already inside.
             guard let vote else { return }
             track.state = vote ? .inside : .outside
-            track.entryCause = .initial
+            track.entryCause = announce ? .activated : .initial
             if vote { track.dwell.start(at: fix.t) }
             track.debounce.reset()
+            if announce {
+                emit(slot: slot, device: device, kind: .state, state: track.state, cause: .activated, fix: fix, crossingTime: nil, into: &out)
+            }
         case .inside, .outside:
             let committed = track.state == .inside
             let changed: Bool?
@@ -419,7 +506,7 @@ public struct GeofenceLogic: ServiceLogic {
         }
     }
 
-    private mutating func emit(slot: Int, device: String, kind: RegionEventKind, state: RegionState,
+    mutating func emit(slot: Int, device: String, kind: RegionEventKind, state: RegionState,
                                cause: RegionEventCause, fix: FixRef, crossingTime: Double?, into out: inout [Outbound]) {
         guard let region = store.filed(inSlot: slot)?.monitored else { return }
         let owner = region.key.owner
@@ -430,9 +517,23 @@ public struct GeofenceLogic: ServiceLogic {
             return
         }
         counters.events += 1
-        let event = RegionEvent(owner: owner, regionId: region.key.id, device: device, event: kind, state: state, cause: cause,
+        var event = RegionEvent(owner: owner, regionId: region.key.id, device: device, event: kind, state: state, cause: cause,
                                 location: fix, crossingTime: crossingTime)
+        guard case .corridor(let corridor) = region.shape else {
+            out.append(Outbound(topic: Topic.regionEvent(owner), body: .regionEvent(event), t: fix.t))
+            return
+        }
+        // A corridor says where along the route and how far off it the deciding fix was.
+        let nearest = corridor.nearest(Coordinate(lat: fix.lat, lon: fix.lon))
+        event.progress = nearest.progressMeters
+        event.offRoute = nearest.distanceMeters
         out.append(Outbound(topic: Topic.regionEvent(owner), body: .regionEvent(event), t: fix.t))
+        if kind == .exit, nearest.progressMeters > 0, nearest.progressMeters < corridor.lengthMeters {
+            // Left through a side, not past either end of the route.
+            counters.events += 1
+            event.event = .deviated
+            out.append(Outbound(topic: Topic.regionEvent(owner), body: .regionEvent(event), t: fix.t))
+        }
     }
 
     // MARK: Durability

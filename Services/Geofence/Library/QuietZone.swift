@@ -14,8 +14,10 @@ import LocusGeo
 /// which `marginedReach` checks with the new fix's own margin; its debounce and any dwell
 /// fire on fix time, so the zone ends at `until`. Regions the index did not return lie
 /// beyond its reach, which bounds `reach` too. Any change to the regions ends every zone
-/// (`revision`). Devices near a polygon, an undecided region or a boundary they sit on
-/// get no zone and are evaluated in full, as before.
+/// (`revision`). A polygon's signed distance (tangent-plane metres) moves by at most the
+/// distance moved too, within millimetres over the zone's 2 km; where it is a bound
+/// (`PolygonIndex`) it is smaller than the truth, which only shrinks the zone. Devices near
+/// an undecided region or a boundary they sit on get no zone and are evaluated in full.
 struct QuietZone: Sendable, Equatable {
     /// The fix the zone was computed at.
     let anchor: Coordinate
@@ -52,11 +54,19 @@ struct QuietZoneBuilder {
     private var marginedReach = Double.infinity
     private var until = Double.infinity
 
+    /// A region whose hours may begin or end: its next fixes must be looked at.
+    mutating func exclude() { eligible = false }
+
     /// One region after its decision: `distance` is the fix's signed distance to it.
     @inline(__always)
     mutating func observe(_ track: RegionTrack, region: RegionEssentials, distance: Double, debounceSeconds: Double) {
-        guard eligible else { return }
-        guard region.circle != nil, track.state != .unknown else {
+        guard eligible, !region.scheduled else {
+            eligible = false
+            return
+        }
+        // A polygon's distance is a lower bound of its size where it is not exact, which
+        // only shrinks the zone.
+        guard track.state != .unknown else {
             eligible = false
             return
         }

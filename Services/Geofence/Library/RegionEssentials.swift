@@ -17,6 +17,8 @@ public struct RegionEssentials: Sendable {
     public let watchesEveryDevice: Bool
     public let notifyOnEntry: Bool
     public let notifyOnExit: Bool
+    /// True when the region has `activeHours` (asked on the store per fix).
+    public let scheduled: Bool
     public let generation: Int
     private let dwell: PackedOptionalDouble
 
@@ -29,6 +31,7 @@ public struct RegionEssentials: Sendable {
         watchesEveryDevice = false
         notifyOnEntry = false
         notifyOnExit = false
+        scheduled = false
         generation = 0
         dwell = PackedOptionalDouble(nil)
     }
@@ -39,6 +42,7 @@ public struct RegionEssentials: Sendable {
         watchesEveryDevice = monitored.devices == nil
         notifyOnEntry = monitored.region.notifyOnEntry
         notifyOnExit = monitored.region.notifyOnExit
+        scheduled = monitored.region.activeHours != nil
         generation = monitored.generation
         dwell = PackedOptionalDouble(monitored.region.dwell)
     }

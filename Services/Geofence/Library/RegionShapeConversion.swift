@@ -28,6 +28,12 @@ enum RegionShapeConversion {
             } catch {
                 throw RegionRejection(.invalidShape, error.message)
             }
+        case .corridor(let line, let width):
+            do {
+                return (.corridor(try Corridor(line: coordinates(line), widthMeters: width)), nil)
+            } catch {
+                throw RegionRejection(.invalidShape, error.message)
+            }
         case .multiPolygon(let polygons):
             do {
                 return (.multiPolygon(try MultiPolygon.validated(polygons: polygons.map { $0.map(coordinates) })), nil)

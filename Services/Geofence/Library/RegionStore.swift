@@ -16,11 +16,21 @@ public struct RegionStore: Sendable {
     private var slots: [FiledRegion?] = []
     /// The per-fix fields of each slot's region, beside `slots` (see `RegionEssentials`).
     private var essentials: [RegionEssentials] = []
+    /// A polygon's grid header by slot (nil for circles and empty slots): the per-fix
+    /// path tests polygons through it without touching the filed region.
+    private var probes: [PolygonProbe?] = []
     private var slotByKey: [RegionKey: Int] = [:]
     private var freeSlots: [Int] = []
     private var countByOwner: [String: Int] = [:]
     private var index = SpatialIndex<Int>()
     private var wideIndex = SpatialIndex<Int>()
+    /// Slots of regions with an `expires` time, and the earliest of those times (so a tick
+    /// with nothing due costs one comparison).
+    private var expiringSlots = Set<Int>()
+    public private(set) var nextExpiry = Double.infinity
+    /// Regions with `activeHours`, by slot: the schedule and the window the region's
+    /// generation belongs to.
+    private var schedules: [Int: SlotSchedule] = [:]
     /// The generation the next add receives.
     public private(set) var nextGeneration = 1
     /// Moves on every add, replacement and removal: a device's `QuietZone` holds only
@@ -60,6 +70,10 @@ public struct RegionStore: Sendable {
         slot < essentials.count ? essentials[slot] : .vacant
     }
 
+    /// The grid header of the polygon in `slot`, valid while the slot's region is filed.
+    @inline(__always)
+    public func probe(inSlot slot: Int) -> PolygonProbe? { slot < probes.count ? probes[slot] : nil }
+
     public func regions(of owner: String) -> [MonitoredRegion] {
         guard countByOwner[owner] != nil else { return [] }
         var found: [MonitoredRegion] = []
@@ -70,7 +84,9 @@ public struct RegionStore: Sendable {
     public var all: [MonitoredRegion] { slots.compactMap { $0?.monitored } }
 
     /// Checks and files a region; re-adding an id replaces it (Core Location semantics).
-    public mutating func add(_ region: Region, owner: String) throws(RegionRejection) -> Added {
+    /// `t`: when it was added, which decides whether its `activeHours` are under way.
+    public mutating func add(_ region: Region, owner: String, at t: Double = 0) throws(RegionRejection) -> Added {
+        let schedule = try region.activeHours.map { hours throws(RegionRejection) in try ActiveSchedule(hours) }
         let key = RegionKey(owner: owner, id: region.id)
         let previous = self.region(key)
         if previous == nil, countByOwner[owner, default: 0] >= configuration.regionsPerOwner {
@@ -82,6 +98,12 @@ public struct RegionStore: Sendable {
         if changed { nextGeneration += 1 }
         let monitored = restore(MonitoredRegion(key: key, region: region, shape: shape, effectiveRadiusMeters: effective,
                                                 generation: generation))
+        if let schedule {
+            // Added during its hours: the first decision is silent, as for any region.
+            let current = changed ? nil : schedules[monitored.slot]
+            schedules[monitored.slot] = SlotSchedule(schedule: schedule, window: current?.window ?? schedule.window(at: t),
+                                                     announcing: current?.announcing)
+        }
         return Added(monitored: monitored, replaced: previous != nil, changed: changed)
     }
 
@@ -98,12 +120,27 @@ public struct RegionStore: Sendable {
             if monitored.slot == slots.count {
                 slots.append(nil)
                 essentials.append(.vacant)
+                probes.append(nil)
             }
             slotByKey[monitored.key] = monitored.slot
             countByOwner[monitored.key.owner, default: 0] += 1
         }
         slots[monitored.slot] = FiledRegion(monitored)
         essentials[monitored.slot] = RegionEssentials(monitored)
+        probes[monitored.slot] = monitored.shape.polygonIndex?.probe
+        if monitored.region.activeHours == nil {
+            schedules[monitored.slot] = nil
+        } else if schedules[monitored.slot] == nil, let hours = monitored.region.activeHours, let schedule = try? ActiveSchedule(hours) {
+            // Loaded from the database: the window under way is not known, so the first
+            // fix in one reports the state once.
+            schedules[monitored.slot] = SlotSchedule(schedule: schedule, window: nil, announcing: nil)
+        }
+        if let expires = monitored.region.expires {
+            expiringSlots.insert(monitored.slot)
+            nextExpiry = min(nextExpiry, expires)
+        } else if expiringSlots.remove(monitored.slot) != nil {
+            refreshNextExpiry()
+        }
         nextGeneration = max(nextGeneration, monitored.generation + 1)
         let box = monitored.shape.boundingBox
         index.insert(monitored.slot, box: box.expanded(byMeters: configuration.indexMarginMeters))
@@ -117,12 +154,60 @@ public struct RegionStore: Sendable {
         revision += 1
         slots[slot] = nil
         essentials[slot] = .vacant
+        probes[slot] = nil
+        schedules[slot] = nil
+        if expiringSlots.remove(slot) != nil { refreshNextExpiry() }
         freeSlots.append(slot)
         countByOwner[key.owner, default: 1] -= 1
         if countByOwner[key.owner] == 0 { countByOwner[key.owner] = nil }
         index.remove(slot)
         wideIndex.remove(slot)
         return removed
+    }
+
+    /// What a fix at time `t` makes of a scheduled region.
+    public enum ScheduleStep: Sendable, Equatable {
+        /// Outside its hours (or a fix from a window already over): not evaluated.
+        case inactive
+        /// In the window its generation belongs to.
+        case active
+        /// The first fix of a new window: the region now has a new generation (returned),
+        /// so every device's state starts over and is reported once (`announces`).
+        case activated(MonitoredRegion)
+    }
+
+    public mutating func scheduleStep(slot: Int, t: Double) -> ScheduleStep {
+        guard var entry = schedules[slot], let window = entry.schedule.window(at: t) else { return .inactive }
+        if let current = entry.window {
+            if window == current { return .active }
+            if window < current { return .inactive }
+        }
+        guard let filed = slots[slot]?.monitored else { return .inactive }
+        var monitored = filed
+        monitored.generation = nextGeneration
+        nextGeneration += 1
+        let refiled = restore(monitored)
+        entry.window = window
+        entry.announcing = refiled.generation
+        schedules[slot] = entry
+        return .activated(refiled)
+    }
+
+    /// True when the region's first decision for a device is reported (`state`, cause
+    /// `activated`): its generation began with a new window of its hours.
+    @inline(__always)
+    public func announces(slot: Int, generation: Int) -> Bool {
+        schedules[slot]?.announcing == generation
+    }
+
+    /// Regions whose `expires` time is at or before `now`, in key order.
+    public func expired(by now: Double) -> [MonitoredRegion] {
+        guard nextExpiry <= now else { return [] }
+        return expiringSlots.compactMap { slots[$0]?.monitored }.filter { ($0.region.expires ?? .infinity) <= now }.sorted { $0.key < $1.key }
+    }
+
+    private mutating func refreshNextExpiry() {
+        nextExpiry = expiringSlots.compactMap { slots[$0]?.monitored.region.expires }.min() ?? .infinity
     }
 
     /// Appends the keys of every region that may lie within `marginMeters` of `p`; every
@@ -146,4 +231,13 @@ public struct RegionStore: Sendable {
             return marginMeters
         }
     }
+}
+
+/// A scheduled region's hours and where it stands in them.
+struct SlotSchedule: Sendable {
+    var schedule: ActiveSchedule
+    /// The window (see `ActiveSchedule.window(at:)`) the current generation belongs to.
+    var window: Int?
+    /// The generation whose first decisions are reported.
+    var announcing: Int?
 }

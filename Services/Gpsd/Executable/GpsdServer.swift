@@ -3,7 +3,7 @@ import Glibc
 import LocusBus
 import LocusService
 import LocusGpsd
-import LocusMap
+import LocusNet
 
 /// The thread that owns every client socket: one `poll` over the listeners, the clients,
 /// the feed from the bus thread and a stop signal. The protocol is `GpsdHub`'s; this only

@@ -2,7 +2,7 @@ import Foundation
 import LocusBus
 import LocusService
 import LocusGpsd
-import LocusMap
+import LocusNet
 import LocusProtocol
 
 // locus-gpsd: Locus's fused position as a gpsd server (and a NMEA socket for GeoClue); see docs/gpsd.md.

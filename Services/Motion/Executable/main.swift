@@ -11,6 +11,9 @@ let spec = CommandLineSpec(
     options: ServiceProgram.commonOptions + [
         OptionSpec("--pause-after", value: "SECONDS", help: "stationary this long pauses updates", default: "120"),
         OptionSpec("--outage-grace", value: "SECONDS", help: "seconds past the expected fix interval before fixes count as lost", default: "3"),
+        OptionSpec("--dr-min-fixes", value: "N", help: "dead reckoning needs this many good fixes in a row…", default: "5"),
+        OptionSpec("--dr-max-interval", value: "SECONDS", help: "…each at most this long after the one before…", default: "60"),
+        OptionSpec("--dr-min-speed", value: "M/S", help: "…from a device moving (a moving activity or at least this speed)", default: "0.5"),
         OptionSpec("--max-good-hacc", value: "METRES", help: "fused fixes with a larger hacc are not good fixes", default: "50"),
         OptionSpec("--dr-max-seconds", value: "SECONDS", help: "dead reckoning gives way to the cached location after this long", default: "300"),
         OptionSpec("--dr-max-radius", value: "METRES", help: "…or once its radius reaches this", default: "1000"),
@@ -34,6 +37,9 @@ do {
     configuration.pauseAfterSeconds = try options.double("--pause-after") ?? configuration.pauseAfterSeconds
     configuration.outageGraceSeconds = try options.double("--outage-grace") ?? configuration.outageGraceSeconds
     configuration.maximumGoodHaccMeters = try options.double("--max-good-hacc") ?? configuration.maximumGoodHaccMeters
+    configuration.cadenceFixes = try options.int("--dr-min-fixes") ?? configuration.cadenceFixes
+    configuration.cadenceMaximumIntervalSeconds = try options.double("--dr-max-interval") ?? configuration.cadenceMaximumIntervalSeconds
+    configuration.movingSpeedMetersPerSecond = try options.double("--dr-min-speed") ?? configuration.movingSpeedMetersPerSecond
     configuration.deadReckoningMaximumSeconds = try options.double("--dr-max-seconds") ?? configuration.deadReckoningMaximumSeconds
     configuration.deadReckoningMaximumRadiusMeters = try options.double("--dr-max-radius") ?? configuration.deadReckoningMaximumRadiusMeters
     configuration.cacheIntervalSeconds = try options.double("--cache-interval") ?? configuration.cacheIntervalSeconds
@@ -44,7 +50,9 @@ do {
 for (name, value) in [("--pause-after", configuration.pauseAfterSeconds), ("--outage-grace", configuration.outageGraceSeconds),
                       ("--max-good-hacc", configuration.maximumGoodHaccMeters), ("--dr-max-seconds", configuration.deadReckoningMaximumSeconds),
                       ("--dr-max-radius", configuration.deadReckoningMaximumRadiusMeters), ("--cache-interval", configuration.cacheIntervalSeconds),
-                      ("--cache-validity", configuration.cacheValiditySeconds)]
+                      ("--cache-validity", configuration.cacheValiditySeconds),
+                      ("--dr-min-fixes", Double(configuration.cadenceFixes)), ("--dr-max-interval", configuration.cadenceMaximumIntervalSeconds),
+                      ("--dr-min-speed", configuration.movingSpeedMetersPerSecond)]
     where !(value.isFinite && value > 0) {
     ServiceProgram.usageFailure(spec.program, "\(name) must be a positive number")
 }

@@ -1,3 +1,4 @@
+public import LocusService
 public import LocusProtocol
 
 /// What the degrader knows about one device: its activity, its steering, its last good fix
@@ -27,8 +28,14 @@ public struct DeviceTrack: Sendable, Equatable {
     /// Message time at which the device was last resumed; the outage clock starts no earlier.
     public var resumedAt: Double?
     public var lastGood: GoodFix?
-    /// Smoothed interval between good fixes, seconds.
-    public var intervalSeconds: Double?
+    /// The rhythm of good fixes: without one, silence is not an outage.
+    public var cadence = Cadence()
+    /// Whether the device was moving at its last good fix (by its speed or its activity).
+    public var movingAtLastGood = false
+    /// The device's clock: outages and degraded fixes are timed on it, not on this host's.
+    public var clock = DeviceClock()
+    /// Time of the newest real fused fix (good or poor), the last sample of `clock`.
+    public var newestFixT = -Double.infinity
     public var phase: Phase = .tracking
     /// After an outage the desired accuracy stays relaxed until a good fix meets it, so the
     /// estimate converging back is not held back as "worse than desired".
@@ -45,11 +52,4 @@ public struct DeviceTrack: Sendable, Equatable {
     }
 
     public var isUnavailable: Bool { phase == .unavailable }
-
-    /// Takes a good fix's time into the smoothed interval (gaps over a minute are outages, not cadence).
-    public mutating func observeInterval(from previous: Double, to next: Double) {
-        let gap = next - previous
-        guard gap > 0, gap <= 60 else { return }
-        intervalSeconds = intervalSeconds.map { $0 + 0.2 * (gap - $0) } ?? gap
-    }
 }

@@ -25,6 +25,13 @@ public struct MotionConfiguration: Sendable, Equatable {
 
     /// Seconds past the expected fix interval before fixes count as lost.
     public var outageGraceSeconds: Double = 3
+    /// Dead reckoning needs an established cadence: at least this many good fixes in a row…
+    public var cadenceFixes = 5
+    /// …each at most this many seconds (of fix time) after the one before.
+    public var cadenceMaximumIntervalSeconds: Double = 60
+    /// …and a device moving at its last good fix: a moving activity, or a speed of at least
+    /// this many m/s (and twice its `speedAcc`).
+    public var movingSpeedMetersPerSecond: Double = 0.5
     /// A fused fix with a larger `hacc` (metres) is not a good fix.
     public var maximumGoodHaccMeters: Double = 50
     /// Seconds between dead-reckoned fixes (1 Hz).

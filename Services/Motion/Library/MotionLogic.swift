@@ -8,7 +8,9 @@ public import LocusProtocol
 ///
 /// Fused fixes whose `mode` (or `source`) is `dr` or `cache` are this service's own positions
 /// come back through fusion: they never count as good fixes, or the degrader would feed itself.
-/// Time is the messages' `t` (the runtime's `now`), so `--stdio` replays are deterministic.
+/// Time is each device's own: the messages' `t`, and for "now" the runtime's `now` less the
+/// device's usual lag (`DeviceClock`), so a late device is not lost and `--stdio` replays
+/// are deterministic.
 public struct MotionLogic: ServiceLogic {
     public static let service = "motion"
 
@@ -18,7 +20,7 @@ public struct MotionLogic: ServiceLogic {
     public var lowPowerBySupply: Bool?
     /// This instance's `src`, so its own control messages coming back over the bus are skipped.
     public let ownSource: String?
-    private var counters = Counters()
+    var counters = Counters()
 
     public init(configuration: MotionConfiguration = MotionConfiguration(), ownSource: String? = nil) {
         self.configuration = configuration
@@ -82,21 +84,24 @@ public struct MotionLogic: ServiceLogic {
             counters.add("ownFixes")
             return out
         }
+        if t > track.newestFixT {
+            track.newestFixT = t
+            track.clock.observe(fixTime: t, arrival: now)
+        }
         guard location.hacc <= configuration.maximumGoodHaccMeters else {
             counters.add("poorFixes")
             return out
         }
-        if let last = track.lastGood {
-            guard t > last.t else {
-                counters.add("staleFixes")
-                return out
-            }
-            track.observeInterval(from: last.t, to: t)
+        if let last = track.lastGood, t <= last.t {
+            counters.add("staleFixes")
+            return out
         }
+        track.cadence.observe(gap: track.lastGood.map { t - $0.t }, maximumIntervalSeconds: configuration.cadenceMaximumIntervalSeconds)
         counters.add("goodFixes")
         track.lastGood = GoodFix(coordinate: Coordinate(lat: location.lat, lon: location.lon), haccMeters: location.hacc, t: t,
                                  speedMetersPerSecond: location.speed, speedAccuracyMetersPerSecond: location.speedAcc,
                                  courseDegrees: location.course, altitudeMeters: location.alt)
+        track.movingAtLastGood = isMoving(location, activity: track.activity)
         if track.isDegraded {
             track.phase = .tracking
             track.settling = true
@@ -179,12 +184,12 @@ public struct MotionLogic: ServiceLogic {
     // MARK: - Strategy
 
     /// Whether low power applies to a device: its control message, else the configuration or the supply.
-    private func isLowPower(_ track: DeviceTrack) -> Bool {
+    func isLowPower(_ track: DeviceTrack) -> Bool {
         track.lowPowerByControl ?? (configuration.lowPower || lowPowerBySupply == true)
     }
 
     /// Publishes the device's steering if it changed since the last published one.
-    private mutating func steer(_ track: inout DeviceTrack, device: String, reason: String, t: Double) -> [Outbound] {
+    mutating func steer(_ track: inout DeviceTrack, device: String, reason: String, t: Double) -> [Outbound] {
         guard track.steered else { return [] }
         let steering = Steering.make(activity: track.activity, paused: track.paused, lowPower: isLowPower(track),
                                      degraded: track.isDegraded || track.settling, configuration: configuration)
@@ -214,80 +219,12 @@ public struct MotionLogic: ServiceLogic {
     }
 
     private mutating func checkPause(_ track: inout DeviceTrack, device: String, now: Double) -> [Outbound] {
-        guard !track.paused, let since = track.stationarySince, now - since >= configuration.pauseAfterSeconds else { return [] }
+        let deviceNow = track.clock.deviceTime(at: now)
+        guard !track.paused, let since = track.stationarySince, deviceNow - since >= configuration.pauseAfterSeconds else { return [] }
         track.paused = true
         if track.isDegraded { track.phase = .tracking }
         track.settling = false
-        return steer(&track, device: device, reason: "stationary for \(Int(now - since)) s: paused", t: now)
-    }
-
-    // MARK: - Degradation
-
-    /// The interval good fixes are expected at: their own cadence, stretched by the distance
-    /// filter at the last speed and by the provider's low-power rate.
-    private func expectedIntervalSeconds(_ track: DeviceTrack) -> Double {
-        var expected = track.intervalSeconds ?? 1
-        if let filter = track.steering?.distanceFilterMeters, filter > 0 {
-            expected = max(expected, filter / max(track.lastGood?.speedMetersPerSecond ?? 0, 0.5))
-        }
-        if isLowPower(track) { expected = max(expected, 10) }
-        return min(expected, 60)
-    }
-
-    private mutating func degrade(_ track: inout DeviceTrack, device: String, now: Double) -> [Outbound] {
-        guard let good = track.lastGood, !track.paused else { return [] }
-        var out: [Outbound] = []
-        if case .tracking = track.phase {
-            let clockStart = max(good.t, track.resumedAt ?? good.t)
-            guard now - clockStart > expectedIntervalSeconds(track) + configuration.outageGraceSeconds else { return [] }
-            track.phase = .deadReckoning(DeadReckoner(from: good), nextT: clockStart + configuration.deadReckoningIntervalSeconds)
-            counters.add("outages")
-            out += steer(&track, device: device, reason: "no good fix for \(Int(now - good.t)) s: dead reckoning", t: now)
-        }
-        if case .deadReckoning(var reckoner, var nextT) = track.phase {
-            let profile = configuration.profiles[track.activity] ?? ActivityProfile(maximumSpeedMetersPerSecond: 60, radiusGrowthMetersPerSecond: 4)
-            while nextT <= now {
-                reckoner.advance(to: nextT, profile: profile)
-                if nextT - good.t > configuration.deadReckoningMaximumSeconds
-                    || reckoner.radiusMeters > configuration.deadReckoningMaximumRadiusMeters {
-                    track.phase = .cache(nextT: nextT)
-                    break
-                }
-                out.append(deadReckonedFix(reckoner, good: good, device: device, profile: profile))
-                counters.add("drFixes")
-                nextT += configuration.deadReckoningIntervalSeconds
-                track.phase = .deadReckoning(reckoner, nextT: nextT)
-            }
-        }
-        if case .cache(var nextT) = track.phase {
-            while nextT <= now {
-                let age = nextT - good.t
-                if age > configuration.cacheValiditySeconds {
-                    track.phase = .unavailable
-                    counters.add("unavailable")
-                    let report = ErrorReport(code: "unavailable",
-                                             message: "device \(device): no good fix for \(Int(age)) s and the cached location expired",
-                                             topic: Topic.locationFused(device))
-                    out.append(Outbound(topic: Topic.error(Self.service), body: .error(report), t: nextT))
-                    break
-                }
-                let cached = Location(device: device, source: "cache", lat: good.coordinate.lat, lon: good.coordinate.lon,
-                                      hacc: good.haccMeters, alt: good.altitudeMeters, mode: "cache", age: age)
-                out.append(Outbound(topic: Topic.locationRaw(device), body: .location(cached), t: nextT))
-                counters.add("cacheFixes")
-                nextT += configuration.cacheIntervalSeconds
-                track.phase = .cache(nextT: nextT)
-            }
-        }
-        return out
-    }
-
-    private func deadReckonedFix(_ reckoner: DeadReckoner, good: GoodFix, device: String, profile: ActivityProfile) -> Outbound {
-        let speed = reckoner.extrapolates ? reckoner.speedMetersPerSecond.map { min($0, profile.maximumSpeedMetersPerSecond) } : nil
-        let location = Location(device: device, source: "dr", lat: reckoner.coordinate.lat, lon: reckoner.coordinate.lon,
-                                hacc: reckoner.radiusMeters, alt: good.altitudeMeters, speed: speed,
-                                course: reckoner.extrapolates ? reckoner.courseDegrees : nil, mode: "dr")
-        return Outbound(topic: Topic.locationRaw(device), body: .location(location), t: reckoner.t)
+        return steer(&track, device: device, reason: "stationary for \(Int(deviceNow - since)) s: paused", t: deviceNow)
     }
 
     // MARK: - Checks

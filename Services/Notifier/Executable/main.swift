@@ -25,7 +25,7 @@ let spec = CommandLineSpec(
         OptionSpec("--no-replay", help: "on start, do not ask the bus for the events published while the notifier was down"),
         OptionSpec("--replay-margin", value: "SECONDS", help: "replay from this long before the last event received", default: "10"),
         OptionSpec("--mqtt-user", value: "USER", help: "OwnTracks user in owntracks/USER/DEVICE/event", default: "locus"),
-    ],
+    ] + SinkOptions.transportOptions,
     footer: """
     Subscribes to region.event.*, visit.*, auth.status.*, location.fused.* and notify.request;
     records every delivery on notify.<sink> (sinks are named by kind: jsonl, jsonl-2, ...) and
@@ -79,6 +79,7 @@ sinkOptions.execTimeoutSeconds = positive("--exec-timeout", 30)
 sinkOptions.httpTimeoutSeconds = positive("--http-timeout", 10)
 sinkOptions.mqttUser = options.string("--mqtt-user") ?? "locus"
 sinkOptions.stdoutToStandardError = settings.stdio
+do { try sinkOptions.applyTransport(options) } catch { ServiceProgram.usageFailure(program, error.message) }
 
 let directory: URL
 var temporary: URL?

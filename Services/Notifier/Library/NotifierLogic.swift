@@ -10,7 +10,7 @@ public import LocusStore
 public struct NotifierLogic: ServiceLogic {
     public static let service = "notifier"
     public static let baseSubscriptions = [Topic.regionEventPrefix, Topic.visitPrefix, Topic.authStatusPrefix,
-                                           Topic.locationFusedPrefix, "notify.request"]
+                                           Topic.locationFusedPrefix, Topic.notifyRequest]
     /// The base topics, plus the replay marker's when the notifier catches up after restarts.
     public var subscriptions: [String] {
         Self.baseSubscriptions + (replayGate.map { [$0.markerTopic] } ?? [])
@@ -180,7 +180,7 @@ public struct NotifierLogic: ServiceLogic {
                   cooldownKey: nil, output: &output)
         case .location(let location) where topic.hasPrefix(Topic.locationFusedPrefix):
             try destinationProgress(location, id: id, t: t, output: &output)
-        case .other(let type, let fields) where topic == "notify.request":
+        case .other(let type, let fields) where topic == Topic.notifyRequest:
             guard try firstSighting(id, t: t, topic: topic, now: now, output: &output) else { return }
             let parsed: NotifyRequest
             do { parsed = try NotifyRequest(type: type, fields: fields) } catch {
@@ -272,9 +272,14 @@ public struct NotifierLogic: ServiceLogic {
         }
     }
 
+    /// The notifier's counts, the sinks' deliveries, and each sink's outbox backlog as
+    /// `backlog.<sink>` (a level, not a count: what the sink has still to deliver).
     public var healthCounters: [String: Int] {
         var values = counts.merging(delivery?.counters ?? [:]) { $0 + $1 }.merging(storage.counters) { $1 }
         if storage.isFailing { values["heldEvents"] = held.count }
+        for sink in delivery?.sinkNames ?? [] {
+            if let backlog = try? outbox.backlog(for: sink) { values["backlog." + sink] = backlog }
+        }
         return values
     }
 
@@ -294,6 +299,10 @@ public struct NotifierLogic: ServiceLogic {
         case .dwell: kind = .dwell
         case .state:
             count("stateEventsIgnored")
+            return
+        case .deviated:
+            // A corridor's `exit` (notified) comes with it; the notice adds no second notification.
+            count("deviatedEventsIgnored")
             return
         }
         let summary = RegionEventSummary(owner: event.owner, regionId: event.regionId, device: event.device, kind: kind, t: t,

@@ -25,7 +25,9 @@ var settings = RuntimeSettings(service: "provider", program: spec.program, optio
 settings.readsInput = !settings.stdio
 settings.exitWhenSourcesFinish = ProviderOptions.endsByItself(source)
 let status = SourceStatus()
-let runtime = ServiceRuntime(settings: settings, logic: ProviderLogic(device: device, plugin: source.plugin, status: status))
+let fusedFixes = (source as? NetworkSource)?.fusedFixes
+let runtime = ServiceRuntime(settings: settings, logic: ProviderLogic(device: device, plugin: source.plugin, status: status, fusedFixes: fusedFixes,
+                                                                     namesDevices: source.namesItsDevices))
 let stop = StopFlag()
 let context = SourceContext(device: device, injector: runtime.makeInjector(), stop: stop, status: status)
 let thread = Thread { source.run(context) }

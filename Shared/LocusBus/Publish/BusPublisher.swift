@@ -38,7 +38,7 @@ public final class BusPublisher {
     private var recent: ResendRing
     private var sendsSincePump = 0
     /// Topics never re-sent after a bus restart: each message is superseded by the next one.
-    public static let defaultNotResentPrefixes = ["location.raw.", "location.fused.", "location.approx.", "health."]
+    public static let defaultNotResentPrefixes = [Topic.locationRawPrefix, Topic.locationFusedPrefix, Topic.locationApproxPrefix, Topic.healthPrefix]
     /// Topic prefixes kept out of the resend ring.
     public var notResentPrefixes = BusPublisher.defaultNotResentPrefixes
     /// Messages held while the bus is not reachable; older ones are dropped (and counted) beyond it.

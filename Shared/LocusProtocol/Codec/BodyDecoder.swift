@@ -102,7 +102,7 @@ enum BodyDecoder {
             course: try fields.optionalDouble("course"), courseAcc: try fields.optionalDouble("courseAcc"),
             mode: try fields.optionalString("mode"), sats: try fields.optionalInt("sats"),
             hdop: try fields.optionalDouble("hdop"), tier: try fields.optionalString("tier"),
-            age: try fields.optionalDouble("age"))
+            age: try fields.optionalDouble("age"), timeSource: try fields.optionalString("timeSource"))
     }
 
     private static func regionEvent(_ fields: FieldReader) throws(ProtocolError) -> RegionEvent {
@@ -111,7 +111,8 @@ enum BodyDecoder {
             owner: try fields.string("owner"), regionId: try fields.string("regionId"), device: try fields.string("device"),
             event: try fields.word("event"), state: try fields.word("state"), cause: try fields.word("cause"),
             location: FixRef(lat: try fix.double("lat"), lon: try fix.double("lon"), hacc: try fix.double("hacc"), t: try fix.double("t")),
-            crossingTime: try fields.optionalDouble("crossingTime"), re: try fields.optionalString("re"))
+            crossingTime: try fields.optionalDouble("crossingTime"), re: try fields.optionalString("re"),
+            progress: try fields.optionalDouble("progress"), offRoute: try fields.optionalDouble("offRoute"))
     }
 
     private static func health(_ fields: FieldReader) throws(ProtocolError) -> Health {
@@ -143,7 +144,20 @@ enum BodyDecoder {
             id: try fields.string("id"), shape: try shape(try fields.object("shape")),
             notifyOnEntry: try fields.optionalBool("notifyOnEntry") ?? true,
             notifyOnExit: try fields.optionalBool("notifyOnExit") ?? true,
-            dwell: try fields.optionalDouble("dwell"), devices: devices)
+            dwell: try fields.optionalDouble("dwell"), devices: devices, expires: try fields.optionalDouble("expires"),
+            activeHours: try activeHours(try fields.optionalObject("activeHours")))
+    }
+
+    private static func activeHours(_ fields: FieldReader?) throws(ProtocolError) -> ActiveHours? {
+        guard let fields else { return nil }
+        var windows: [ActiveWindow] = []
+        for (index, element) in try fields.array("windows").enumerated() {
+            let window = try fields.asObject(element, "windows[\(index)]")
+            var days: [String] = []
+            for (number, day) in try window.array("days").enumerated() { days.append(try window.asString(day, "days[\(number)]")) }
+            windows.append(ActiveWindow(days: days, start: try window.string("start"), end: try window.string("end")))
+        }
+        return ActiveHours(timeZone: try fields.string("timeZone"), windows: windows)
     }
 
     private static func shape(_ fields: FieldReader) throws(ProtocolError) -> RegionShape {
@@ -161,9 +175,15 @@ enum BodyDecoder {
                 polygons.append(try polygon(element, fields, "coordinates[\(index)]"))
             }
             return .multiPolygon(polygons)
+        case "LineString":
+            var line: [GeoPoint] = []
+            for (index, element) in try fields.array("coordinates").enumerated() {
+                line.append(try point(element, fields, "coordinates[\(index)]"))
+            }
+            return .corridor(line: line, width: try fields.double("width"))
         default:
             throw fields.check.failure(
-                .invalidValue, fields.path + "type", "\(fields.check.quoted(type)) is not a supported shape (Circle, Polygon, MultiPolygon)")
+                .invalidValue, fields.path + "type", "\(fields.check.quoted(type)) is not a supported shape (Circle, Polygon, MultiPolygon, LineString)")
         }
     }
 

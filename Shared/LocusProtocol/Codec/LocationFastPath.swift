@@ -56,6 +56,7 @@ enum LocationFastPath {
                 case .hdop: location.hdop = try scanner.readNumber()
                 case .tier: location.tier = try scanner.readString()
                 case .age: location.age = try scanner.readNumber()
+                case .timeSource: location.timeSource = try scanner.readString()
                 case .unknown: try scanner.skipValue()
                 }
             } while try scanner.nextMember()
@@ -78,7 +79,7 @@ enum LocationFastPath {
 /// The member names the fast path knows, recognised from their bytes by length first.
 private enum LocationKey {
     case v, type, id, t, src, seq, tseq, device, source, lat, lon, hacc, alt, vacc, speed, speedAcc
-    case course, courseAcc, mode, sats, hdop, tier, age, unknown
+    case course, courseAcc, mode, sats, hdop, tier, age, timeSource, unknown
 
     @inline(__always)
     init(_ range: Range<Int>, in scanner: JSONScanner) {
@@ -102,6 +103,7 @@ private enum LocationKey {
             else if its("course") { self = .course } else { self = .unknown }
         case 8: self = its("speedAcc") ? .speedAcc : .unknown
         case 9: self = its("courseAcc") ? .courseAcc : .unknown
+        case 10: self = its("timeSource") ? .timeSource : .unknown
         default: self = .unknown
         }
     }

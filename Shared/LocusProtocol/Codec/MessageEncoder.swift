@@ -134,6 +134,7 @@ enum MessageEncoder {
         writer.field("hdop", location.hdop)
         writer.field("tier", location.tier)
         writer.field("age", location.age)
+        writer.field("timeSource", location.timeSource)
     }
 
     private static func write(_ region: Region, into writer: inout JSONWriter) {
@@ -149,6 +150,26 @@ enum MessageEncoder {
             writer.beginArray()
             for device in devices { writer.value(device) }
             writer.endArray()
+        }
+        writer.field("expires", region.expires)
+        if let hours = region.activeHours {
+            writer.key("activeHours")
+            writer.beginObject()
+            writer.field("timeZone", hours.timeZone)
+            writer.key("windows")
+            writer.beginArray()
+            for window in hours.windows {
+                writer.beginObject()
+                writer.key("days")
+                writer.beginArray()
+                for day in window.days { writer.value(day) }
+                writer.endArray()
+                writer.field("start", window.start)
+                writer.field("end", window.end)
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
         }
         writer.endObject()
     }
@@ -171,6 +192,13 @@ enum MessageEncoder {
             writer.beginArray()
             for rings in polygons { write(rings: rings, into: &writer) }
             writer.endArray()
+        case .corridor(let line, let width):
+            writer.field("type", "LineString")
+            writer.key("coordinates")
+            writer.beginArray()
+            for point in line { write(point, into: &writer) }
+            writer.endArray()
+            writer.field("width", width)
         }
         writer.endObject()
     }
@@ -208,6 +236,8 @@ enum MessageEncoder {
         writer.endObject()
         writer.field("crossingTime", event.crossingTime)
         writer.field("re", event.re)
+        writer.field("progress", event.progress)
+        writer.field("offRoute", event.offRoute)
     }
 
     private static func write(_ health: Health, into writer: inout JSONWriter) {

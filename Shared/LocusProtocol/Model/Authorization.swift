@@ -2,6 +2,12 @@
 
 public enum AuthorizationStatus: String, Sendable, Equatable, CaseIterable {
     case notDetermined, restricted, denied, whenInUse, always
+
+    /// Location may be used at all (Core Location's `whenInUse` or `always`).
+    public var isAuthorized: Bool { self == .whenInUse || self == .always }
+
+    /// Region monitoring may run: as on iOS, it needs `always`. The one place the rule lives.
+    public var allowsRegionMonitoring: Bool { self == .always }
 }
 
 public enum AccuracyAuthorization: String, Sendable, Equatable, CaseIterable {
@@ -53,6 +59,10 @@ public struct TemporaryFull: Sendable, Equatable {
 
 /// A client's current authorization. Type "auth.status" on `auth.status.<client>`.
 public struct AuthStatus: Sendable, Equatable {
+    /// The command a person runs to grant `level` to `client` (`locus auth grant world always`),
+    /// so every refusal for want of authorization can say exactly what to do.
+    public static func grantCommand(client: String, level: String) -> String { "locus auth grant \(client) \(level)" }
+
     public var client: String
     public var status: AuthorizationStatus
     public var accuracy: AccuracyAuthorization

@@ -33,12 +33,15 @@ public struct Location: Sendable, Equatable {
     public var tier: String?
     /// Extension: seconds since the fix was measured (cached or dead-reckoned fixes), ≥ 0.
     public var age: Double?
+    /// Extension: where `t` came from when it is not the fix's own time: `arrival` for a fix
+    /// whose clock was implausible and which was re-timed by when it arrived. Absent: the fix's own time.
+    public var timeSource: String?
 
     public init(
         device: String, source: String, lat: Double, lon: Double, hacc: Double,
         alt: Double? = nil, vacc: Double? = nil, speed: Double? = nil, speedAcc: Double? = nil,
         course: Double? = nil, courseAcc: Double? = nil, mode: String? = nil, sats: Int? = nil,
-        hdop: Double? = nil, tier: String? = nil, age: Double? = nil
+        hdop: Double? = nil, tier: String? = nil, age: Double? = nil, timeSource: String? = nil
     ) {
         self.device = device
         self.source = source
@@ -56,10 +59,13 @@ public struct Location: Sendable, Equatable {
         self.hdop = hdop
         self.tier = tier
         self.age = age
+        self.timeSource = timeSource
     }
 
     /// The fix modes docs/protocol.md names; validation rejects other words.
     public static let modes: Set<String> = ["2d", "3d", "dr", "approx", "cache"]
     /// The accuracy tiers fusion assigns; validation rejects other words.
     public static let tiers: Set<String> = ["high", "medium", "low", "insufficient"]
+    /// The words of `timeSource`; validation rejects others.
+    public static let timeSources: Set<String> = ["fix", "arrival"]
 }

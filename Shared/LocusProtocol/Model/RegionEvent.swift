@@ -19,6 +19,8 @@ public enum RegionEventKind: String, Sendable, Equatable, CaseIterable {
     case enter, exit, dwell
     /// An answer to `region.requestState`, not a transition.
     case state
+    /// A device left a corridor part-way along its route (sent after its `exit`).
+    case deviated
 }
 
 public enum RegionState: String, Sendable, Equatable, CaseIterable {
@@ -34,6 +36,13 @@ public enum RegionEventCause: String, Sendable, Equatable, CaseIterable {
     case recovered
     /// Asked for with `region.requestState`.
     case requested
+    /// Found in fixes that arrived after newer ones (a device uploading what it buffered):
+    /// a crossing in the past, reported when its fixes came in.
+    case late
+    /// The region's `expires` time came: the exit of a device still inside.
+    case expired
+    /// The region's `activeHours` began again: the device's state then (a `state` event).
+    case activated
 }
 
 /// A region transition or state report. Type "region.event" on `region.event.<owner>`.
@@ -49,10 +58,15 @@ public struct RegionEvent: Sendable, Equatable {
     public var crossingTime: Double?
     /// The command id this answers (for `state` events).
     public var re: String?
+    /// Corridors only: metres along the route to its point nearest the fix.
+    public var progress: Double?
+    /// Corridors only: metres from the fix to the route.
+    public var offRoute: Double?
 
     public init(
         owner: String, regionId: String, device: String, event: RegionEventKind, state: RegionState,
-        cause: RegionEventCause, location: FixRef, crossingTime: Double? = nil, re: String? = nil
+        cause: RegionEventCause, location: FixRef, crossingTime: Double? = nil, re: String? = nil,
+        progress: Double? = nil, offRoute: Double? = nil
     ) {
         self.owner = owner
         self.regionId = regionId
@@ -63,5 +77,7 @@ public struct RegionEvent: Sendable, Equatable {
         self.location = location
         self.crossingTime = crossingTime
         self.re = re
+        self.progress = progress
+        self.offRoute = offRoute
     }
 }

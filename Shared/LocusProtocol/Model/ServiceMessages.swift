@@ -63,3 +63,19 @@ public struct ErrorReport: Sendable, Equatable {
         self.ref = ref
     }
 }
+
+extension Health {
+    /// On the bus's own health: the client that last published `service`'s health, from
+    /// `detail.senders` (`geofence=geofence,provider=gps0`; `local` on a bus without an
+    /// allow-list, where every publisher is the local identity). nil when the bus has not said.
+    public func sender(of service: String) -> String? {
+        guard let senders = detail?["senders"] else { return nil }
+        if service == self.service { return "the bus itself" }
+        if senders == "local" { return "local" }
+        for pair in senders.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 && parts[0] == service { return String(parts[1]) }
+        }
+        return nil
+    }
+}

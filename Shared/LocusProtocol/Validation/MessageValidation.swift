@@ -114,6 +114,7 @@ extension Location {
         if let hdop { try check.nonNegative(hdop, "hdop") }
         if let tier { try check.word(tier, "tier", in: Location.tiers) }
         if let age { try check.nonNegative(age, "age") }
+        if let timeSource { try check.word(timeSource, "timeSource", in: Location.timeSources) }
     }
 }
 
@@ -122,6 +123,19 @@ extension Region {
         try check.nonEmpty(id, path + "id")
         try shape.validate(check, path: path + "shape.")
         if let dwell { try check.nonNegative(dwell, path + "dwell") }
+        if let expires { try check.finite(expires, path + "expires") }
+        if let activeHours {
+            try check.nonEmpty(activeHours.timeZone, path + "activeHours.timeZone")
+            for (index, window) in activeHours.windows.enumerated() {
+                let at = path + "activeHours.windows[\(index)]."
+                for (number, day) in window.days.enumerated() where !ActiveWindow.dayNames.contains(day) {
+                    throw check.failure(.invalidValue, at + "days[\(number)]", "\(check.quoted(day)) is not a day (mon, tue, wed, thu, fri, sat, sun)")
+                }
+                for (name, time) in [("start", window.start), ("end", window.end)] where ActiveWindow.minutes(time) == nil {
+                    throw check.failure(.invalidValue, at + name, "\(check.quoted(time)) is not a time HH:MM from 00:00 to 24:00")
+                }
+            }
+        }
         if let devices {
             for (index, device) in devices.enumerated() { try check.identifier(device, path + "devices[\(index)]") }
         }
@@ -141,6 +155,10 @@ extension RegionShape {
             for (index, rings) in polygons.enumerated() {
                 try RegionShape.validate(polygon: rings, check, path: path + "coordinates[\(index)]")
             }
+        case .corridor(let line, let width):
+            guard line.count >= 2 else { throw check.failure(.invalidValue, path + "coordinates", "a LineString needs at least 2 positions") }
+            for (index, point) in line.enumerated() { try point.validate(check, path: path + "coordinates[\(index)]") }
+            try check.positive(width, path + "width")
         }
     }
 
@@ -178,6 +196,8 @@ extension RegionEvent {
         try check.nonNegative(location.t, "location.t")
         if let crossingTime { try check.nonNegative(crossingTime, "crossingTime") }
         if let re { try check.nonEmpty(re, "re") }
+        if let progress { try check.nonNegative(progress, "progress") }
+        if let offRoute { try check.nonNegative(offRoute, "offRoute") }
     }
 }
 

@@ -1,3 +1,5 @@
+import LocusNet
+
 /// One file the page is made of. The bytes are compiled into the binary as string
 /// literals, so `locus map` needs no install directory and never fetches from a CDN.
 public struct MapAsset: Sendable {

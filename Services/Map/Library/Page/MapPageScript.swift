@@ -84,10 +84,21 @@ enum MapPageScript {
     const d = device(m.device);
     Object.assign(d, { lat: m.lat, lon: m.lon, hacc: m.hacc, source: m.source, mode: m.mode || null, t: m.t, tier: tierOf(m) });
     d.degraded = ["dr", "cache"].includes(m.mode) || ["dr", "cache"].includes(m.source);
-    d.track.push([m.lat, m.lon]);
+    d.track.push([m.lat, m.lon, m.t]);
     if (d.track.length > TRACK_LENGTH) d.track.shift();
     d.updates += 1;
     if (state.selected === null) state.selected = m.device;
+  }
+
+  // A late fix is history: it joins the track at its time; the marker stays on the newest fix.
+  function onLate(m) {
+    const d = device(m.device);
+    let at = d.track.length;
+    while (at > 0 && d.track[at - 1][2] > m.t) at -= 1;
+    if (at === 0 && d.track.length >= TRACK_LENGTH) return;
+    d.track.splice(at, 0, [m.lat, m.lon, m.t]);
+    if (d.track.length > TRACK_LENGTH) d.track.shift();
+    if (d.lat === undefined) Object.assign(d, { lat: m.lat, lon: m.lon, hacc: m.hacc, source: m.source, t: m.t, tier: tierOf(m) });
   }
 
   function onMotion(m) {
@@ -97,7 +108,7 @@ enum MapPageScript {
   }
 
   function onHealth(m) {
-    state.health.set(m.service, { state: m.state, t: m.t, src: m.src });
+    state.health.set(m.service, { state: m.state, t: m.t, src: m.src, sender: m.sender });
   }
 
   function regionKey(owner, id) { return owner + "\u0000" + id; }
@@ -149,6 +160,8 @@ enum MapPageScript {
       const dLon = radius / (111320 * Math.max(0.01, Math.cos(shape.center[1] * Math.PI / 180)));
       extend(shape.center[1] - dLat, shape.center[0] - dLon);
       extend(shape.center[1] + dLat, shape.center[0] + dLon);
+    } else if (shape.type === "LineString") {
+      for (const p of shape.coordinates) extend(p[1], p[0]);
     } else {
       for (const polygon of shape.type === "Polygon" ? [shape.coordinates] : shape.coordinates) {
         for (const p of polygon[0] || []) extend(p[1], p[0]);
@@ -279,6 +292,13 @@ enum MapPageScript {
         const radius = (r.effectiveRadius || r.shape.radius) / metersPerPixel(lat, state.view.zoom);
         el("circle", Object.assign(attributes, { cx: s.x, cy: s.y, r: Math.max(radius, 1) }), group);
         labelAt = s;
+      } else if (r.shape.type === "LineString") {
+        // A corridor: its route, drawn as wide as the corridor (both sides).
+        const [lon, lat] = r.shape.coordinates[0];
+        const d = ringPath(r.shape.coordinates).replace(/ Z$/, "");
+        const width = Math.max(2 * r.shape.width / metersPerPixel(lat, state.view.zoom), 1);
+        el("path", Object.assign(attributes, { d: d, fill: "none", "stroke-width": width.toFixed(1), "stroke-linejoin": "round" }), group);
+        labelAt = toScreen(lat, lon);
       } else {
         const polygons = r.shape.type === "Polygon" ? [r.shape.coordinates] : r.shape.coordinates;
         el("path", Object.assign(attributes, { d: polygons.map((rings) => rings.map(ringPath).join(" ")).join(" ") }), group);
@@ -368,7 +388,8 @@ enum MapPageScript {
       li.className = "health-" + h.state;
       li.dataset.service = service;
       li.dataset.state = h.state;
-      li.textContent = service + ": " + h.state;
+      if (h.sender) li.dataset.sender = h.sender;
+      li.textContent = service + ": " + h.state + (h.sender ? " (from " + h.sender + ")" : "");
       health.appendChild(li);
     }
     const degraded = [...state.devices.values()].filter((d) => d.degraded);
@@ -430,7 +451,7 @@ enum MapPageScript {
 
   function connect() {
     const source = new EventSource("/events");
-    const handlers = { location: onLocation, motion: onMotion, health: onHealth, region: onRegion, regionEvent: onRegionEvent };
+    const handlers = { location: onLocation, late: onLate, motion: onMotion, health: onHealth, region: onRegion, regionEvent: onRegionEvent };
     for (const [kind, handler] of Object.entries(handlers)) {
       source.addEventListener(kind, (e) => {
         let body;

@@ -1,3 +1,5 @@
+public import LocusNet
+
 /// Everything `locus map` is told at start-up.
 public struct MapConfiguration: Sendable, Equatable {
     // MARK: network

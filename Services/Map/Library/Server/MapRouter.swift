@@ -1,3 +1,5 @@
+public import LocusNet
+
 /// Decides what a request gets, without touching a socket: only GET (and HEAD) of the
 /// few known paths, and only under a loopback host name when listening on loopback, so a
 /// web page elsewhere cannot reach the map through DNS rebinding.

@@ -4,6 +4,7 @@ import Glibc
 public import LocusBus
 public import LocusService
 import LocusProtocol
+import LocusNet
 
 /// The `locus map` server: one thread owns the bus subscriber, the listening socket and
 /// every client connection, all waited on by one `zmq_poll`. Nothing in the loop blocks:
@@ -18,7 +19,7 @@ public final class MapServer: @unchecked Sendable {
     public let port: UInt16
 
     private let context: ZMQContext
-    private let listener: ListeningSocket
+    private let listener: Listener
     private let router: MapRouter
     private let wakeup = Wakeup()
     private let lock = NSLock()
@@ -28,14 +29,14 @@ public final class MapServer: @unchecked Sendable {
 
     // Owned by the thread in run().
     private var feed: MapFeed
-    private var clients: [ClientConnection] = []
+    private var clients: [HTTPConnection] = []
     private var nextKeepAlive = 0.0
 
     public init(configuration: MapConfiguration, context: ZMQContext, log: ServiceLog = ServiceLog(name: "locus map")) throws(MapServerError) {
         self.configuration = configuration
         self.context = context
         self.log = log
-        listener = try ListeningSocket(address: configuration.listen)
+        do { listener = try Listener.tcp(configuration.listen, backlog: 128) } catch { throw MapServerError(error.message) }
         port = listener.port
         router = MapRouter(configuration: configuration)
         feed = MapFeed(accuracy: configuration.clientAccuracy)
@@ -43,7 +44,7 @@ public final class MapServer: @unchecked Sendable {
 
     deinit {
         clients.forEach { $0.close() }
-        Glibc.close(listener.fd)
+        listener.close()
     }
 
     /// A copy of the counters (any thread).
@@ -94,7 +95,7 @@ public final class MapServer: @unchecked Sendable {
             items.append(zmq_pollitem_t(socket: nil, fd: listener.fd, events: Int16(ZMQ_POLLIN), revents: 0))
             items.append(zmq_pollitem_t(socket: subscriber.socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0))
             for client in clients {
-                let wantsWrite = !client.queue.isEmpty && !isClosing(client)
+                let wantsWrite = !client.queue.isEmpty && !client.isClosing
                 let events = Int16(ZMQ_POLLIN) | (wantsWrite ? Int16(ZMQ_POLLOUT) : 0)
                 items.append(zmq_pollitem_t(socket: nil, fd: client.fd, events: events, revents: 0))
             }
@@ -125,11 +126,6 @@ public final class MapServer: @unchecked Sendable {
             clients.removeAll { $0.closed }
             count { $0.openStreams = clients.filter { $0.phase == .streaming }.count }
         }
-    }
-
-    private func isClosing(_ client: ClientConnection) -> Bool {
-        if case .closing = client.phase { return true }
-        return false
     }
 
     private func pollTimeoutMilliseconds(now: Double) -> Int {
@@ -177,7 +173,7 @@ public final class MapServer: @unchecked Sendable {
         count { $0.eventsSent += sent }
     }
 
-    private func drop(_ client: ClientConnection, reason: String) {
+    private func drop(_ client: HTTPConnection, reason: String) {
         log.info("dropping a slow client: \(reason)")
         client.close()
         count { $0.slowClientsDropped += 1 }
@@ -190,7 +186,7 @@ public final class MapServer: @unchecked Sendable {
             count { $0.connectionsAccepted += 1 }
             var noDelay: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-            let client = ClientConnection(fd: fd, now: now, limits: configuration.limits)
+            let client = HTTPConnection(fd: fd, now: now, limits: configuration.limits)
             if clients.count >= configuration.limits.maximumConnections {
                 count { $0.refusedBusy += 1 }
                 // Answer 503 once its request is read (with a lingering close, so the client reads the
@@ -207,24 +203,21 @@ public final class MapServer: @unchecked Sendable {
         }
     }
 
-    private func handleReadable(_ client: ClientConnection, now: Double) {
+    private func handleReadable(_ client: HTTPConnection, now: Double) {
         switch client.phase {
         case .reading:
             guard let bytes = client.readAvailable() else { return }
             if bytes.isEmpty { client.close(); return }
-            switch client.parser.feed(bytes) {
+            switch client.reader.feed(bytes) {
             case .incomplete: return
-            case .tooLarge:
+            case .refused(let status, let reason):
                 count { $0.badRequests += 1 }
-                respond(client, .text(431, "request head larger than \(configuration.limits.maximumHeadBytes) bytes"), includeBody: true, now: now)
-            case .malformed(let reason):
-                count { $0.badRequests += 1 }
-                respond(client, .text(400, reason), includeBody: true, now: now)
+                respond(client, .text(status, reason), includeBody: true, now: now)
             case .complete(let request):
                 if client.refuseAsBusy {
                     respond(client, .text(503, "too many connections"), includeBody: true, now: now)
                 } else {
-                    route(client, request, now: now)
+                    route(client, request.head, now: now)
                 }
             }
         case .responding, .streaming, .closing:
@@ -236,7 +229,7 @@ public final class MapServer: @unchecked Sendable {
         }
     }
 
-    private func route(_ client: ClientConnection, _ request: HTTPRequestHead, now: Double) {
+    private func route(_ client: HTTPConnection, _ request: HTTPRequestHead, now: Double) {
         switch router.decide(request) {
         case .respond(let response, let includeBody):
             if response.status == 404 {
@@ -262,13 +255,13 @@ public final class MapServer: @unchecked Sendable {
         }
     }
 
-    private func respond(_ client: ClientConnection, _ response: HTTPResponse, includeBody: Bool, now: Double) {
+    private func respond(_ client: HTTPConnection, _ response: HTTPResponse, includeBody: Bool, now: Double) {
         client.phase = .responding(deadline: now + configuration.limits.responseTimeoutSeconds)
         client.queue.appendUnbounded(response.serialized(includeBody: includeBody))
         handleWritable(client, now: now)
     }
 
-    private func handleWritable(_ client: ClientConnection, now: Double) {
+    private func handleWritable(_ client: HTTPConnection, now: Double) {
         guard client.flush(now: now) else { client.close(); return }
         if case .responding = client.phase, client.queue.isEmpty {
             count { $0.responsesSent += 1 }

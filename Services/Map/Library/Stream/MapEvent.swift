@@ -3,6 +3,8 @@ public struct MapEvent: Sendable, Equatable {
     /// The kinds the page understands.
     public enum Kind: String, Sendable, CaseIterable {
         case location, motion, health, region, regionEvent
+        /// A late fix: history for the track, placed by its time; the device stays where it is.
+        case late
     }
 
     public var kind: Kind

@@ -24,6 +24,8 @@ public struct MapFeed: Sendable {
     private var approxFix: [String: FixRef] = [:]
     private var motion: [String: MapEvent] = [:]
     private var health: [String: MapEvent] = [:]
+    /// The bus's own latest health: it says who published each service's health.
+    private var busHealth: Health?
     private var regions: [RegionKey: MapEvent] = [:]
     private var regionOrder: [RegionKey] = []
     private var events: [MapEvent] = []
@@ -39,12 +41,17 @@ public struct MapFeed: Sendable {
 
     /// The topic prefixes to subscribe to; nothing finer than the viewer may see.
     public var subscriptions: [String] {
-        [accuracy.locationPrefix, Topic.regionEventPrefix, Topic.regionStatePrefix, Topic.motionPrefix, Topic.healthPrefix]
+        [accuracy.locationPrefix] + (accuracy.latePrefix.map { [$0] } ?? [])
+            + [Topic.regionEventPrefix, Topic.regionStatePrefix, Topic.motionPrefix, Topic.healthPrefix]
     }
 
     /// The page event for a bus message (nil when it is not for this viewer), remembering it for replay.
     public mutating func accept(topic: String, message: Message, raw: [UInt8]) -> MapEvent? {
         switch message.body {
+        case .location(let location) where accuracy.latePrefix.map(topic.hasPrefix) == true:
+            let event = MapEvent(kind: .late, json: raw)
+            remember(location: event, device: location.device)
+            return event
         case .location(let location):
             guard topic.hasPrefix(accuracy.locationPrefix) else { return nil }
             let event = MapEvent(kind: .location, json: raw)
@@ -60,7 +67,8 @@ public struct MapFeed: Sendable {
             return event
         case .health(let value):
             guard topic.hasPrefix(Topic.healthPrefix) else { return nil }
-            let event = MapEvent(kind: .health, json: raw)
+            if value.service == "bus" { busHealth = value }
+            let event = MapEvent(kind: .health, json: Self.attributed(raw, sender: busHealth?.sender(of: value.service)))
             if health[value.service] != nil || health.count < 256 { health[value.service] = event }
             return event
         case .regionEvent(let value):
@@ -150,6 +158,14 @@ public struct MapFeed: Sendable {
             regionOrder.append(key)
         }
         regions[key] = event
+    }
+
+    /// A health body with `sender` added (who published it, as the bus saw it), so the page can say it.
+    static func attributed(_ raw: [UInt8], sender: String?) -> [UInt8] {
+        guard let sender, var object = (try? JSONSerialization.jsonObject(with: Data(raw))) as? [String: Any] else { return raw }
+        object["sender"] = sender
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return raw }
+        return Array(data)
     }
 
     /// A region event body for a reduced viewer: its `location` becomes the device's last

@@ -8,7 +8,7 @@ enum NotifyRequest: Equatable {
     case setDestination(device: String, lat: Double, lon: Double, radiusMeters: Double?, stepMeters: Double?)
     case clearDestination(device: String)
 
-    static let notifyType = "notify.request"
+    static let notifyType = Topic.notifyRequest
     static let setType = "destination.set"
     static let clearType = "destination.clear"
 

@@ -1,3 +1,6 @@
+public import LocusMQTT
+import Foundation
+
 /// A `--sink` value: `stdout`, `jsonl:FILE`, `exec:CMD`, `webhook:URL`, `desktop` or
 /// `mqtt:HOST:PORT`. Parsed before anything starts so a typo exits 64 with the reason.
 public enum SinkSpec: Sendable, Equatable {
@@ -17,7 +20,7 @@ public enum SinkSpec: Sendable, Equatable {
         case ("jsonl", let path?) where !path.isEmpty: self = .jsonLines(path: path)
         case ("exec", let command?) where !command.isEmpty: self = .exec(command: command)
         case ("webhook", let url?):
-            _ = try HTTPEndpoint(url: url)
+            _ = try WebhookURL(url)
             self = .webhook(url: url)
         case ("mqtt", let address?):
             guard let colon = address.lastIndex(of: ":"), let port = Int32(address[address.index(after: colon)...]),
@@ -59,6 +62,10 @@ public struct SinkOptions: Sendable {
     public var execTimeoutSeconds: Double = 30
     public var httpTimeoutSeconds: Double = 10
     public var mqttUser: String = "locus"
+    /// Broker credentials and TLS for `mqtt:` sinks (host and port come from each sink).
+    public var mqttCredentials = MQTTSettings(host: "", port: 0, clientID: "")
+    /// CA file, proxy and headers for `webhook:` sinks.
+    public var webhook = WebhookOptions()
     /// In `--stdio` mode stdout carries protocol lines, so the stdout sink writes to stderr.
     public var stdoutToStandardError = false
 
@@ -72,10 +79,15 @@ extension SinkSpec {
         case .stdout: return StdoutSink(name: name, useStandardError: options.stdoutToStandardError)
         case .jsonLines(let path): return JSONLinesSink(name: name, path: path)
         case .exec(let command): return ExecSink(name: name, command: command, timeoutSeconds: options.execTimeoutSeconds)
-        case .webhook(let url): return try WebhookSink(name: name, url: url, timeoutSeconds: options.httpTimeoutSeconds)
+        case .webhook(let url): return try WebhookSink(name: name, url: url, options: options.webhook, timeoutSeconds: options.httpTimeoutSeconds)
         case .desktop: return DesktopSink(name: name)
-        case .mqtt(let host, let port): return MQTTSink(name: name, host: host, port: port, user: options.mqttUser,
-                                                        timeoutSeconds: options.httpTimeoutSeconds)
+        case .mqtt(let host, let port):
+            var settings = options.mqttCredentials
+            settings.host = host
+            settings.port = port
+            settings.clientID = "locus-notifier-\(getpid())-\(name)"
+            settings.timeoutSeconds = options.httpTimeoutSeconds
+            return MQTTSink(name: name, settings: settings, user: options.mqttUser)
         }
     }
 }

@@ -12,4 +12,11 @@ public protocol PositionSource: Sendable {
     var plugin: String { get }
     /// Produces fixes until done; returning means the source has finished.
     func run(_ context: SourceContext)
+    /// True for a source whose fixes name their own device (phones: each report says which
+    /// one), delivered with `SourceContext.emit(_:t:as:)`; false: every fix is `--device-id`'s.
+    var namesItsDevices: Bool { get }
+}
+
+extension PositionSource {
+    public var namesItsDevices: Bool { false }
 }

@@ -5,18 +5,19 @@ import LocusProtocol
 /// The command line of `locus-provider PLUGIN [options]`: the options of every plugin,
 /// and the translation of parsed options into a `PositionSource`.
 public enum ProviderOptions {
-    public static let plugins = ["nmea", "gpsd", "gpx", "sim", "fixed", "exec", "motion"]
+    public static let plugins = ["nmea", "gpsd", "gpx", "sim", "fixed", "exec", "motion", "wifi", "cell"] + PhoneOptions.plugins
 
     public static let options: [OptionSpec] = [
         OptionSpec("--device-id", value: "ID", help: "device the fixes belong to (topic location.raw.ID)", default: "local"),
         OptionSpec("--rate", value: "RATE", help: "'max' replays files as fast as possible instead of in real time"),
         OptionSpec("--source", value: "WORD", help: "the `source` of published locations (default per plugin: gnss, gps, sim)"),
-        OptionSpec("--file", value: "FILE", help: "nmea: log to read ('-' = stdin); gpx/sim: GPX file"),
+        OptionSpec("--file", value: "FILE", help: "nmea: log to read ('-' = stdin); gpx/sim: GPX file; wifi/cell: scan outputs ('-' = stdin)"),
         OptionSpec("--serial", value: "DEVICE", help: "nmea: serial port, e.g. /dev/ttyUSB0 (reopened after unplug)"),
         OptionSpec("--baud", value: "N", help: "nmea: serial speed", default: "9600"),
         OptionSpec("--tcp", value: "HOST:PORT", help: "nmea: read NMEA from a TCP server (reconnects)"),
         OptionSpec("--udp", value: ":PORT", help: "nmea: read NMEA datagrams on a UDP port"),
         OptionSpec("--date", value: "YYYY-MM-DD", help: "nmea/exec: date for fixes whose sentences carry none (else they are skipped)"),
+        OptionSpec("--rollover", value: "auto|correct|keep", help: "nmea/gpsd: repair GPS week-rollover dates (auto: live inputs, not files)", default: "auto"),
         OptionSpec("--host", value: "HOST", help: "gpsd: host", default: "localhost"),
         OptionSpec("--port", value: "PORT", help: "gpsd: port", default: "2947"),
         OptionSpec("--once", help: "gpsd: stop when gpsd closes the connection instead of reconnecting"),
@@ -26,7 +27,7 @@ public enum ProviderOptions {
         OptionSpec("--hz", value: "N", help: "gpx: interpolated fixes per second between points; sim: fix rate", default: nil),
         OptionSpec("--mps", value: "M/S", help: "gpx/sim: speed along points that carry no time", default: "1.4"),
         OptionSpec("--start", value: "UNIX", help: "gpx/sim: time of the first point when the file has none"),
-        OptionSpec("--hacc", value: "METERS", help: "gpx: accuracy of points without hdop; sim/fixed: accuracy (68%)"),
+        OptionSpec("--hacc", value: "METERS", help: "gpx: accuracy of points without hdop; sim/fixed: accuracy (68%); owntracks/osmand: assumed for reports without one"),
         OptionSpec("--waypoints", value: "LAT,LON;…", help: "sim: route as semicolon-separated points instead of --file"),
         OptionSpec("--seed", value: "N", help: "sim: random seed (same seed, same output)", default: "1"),
         OptionSpec("--bias-sigma", value: "METERS", help: "sim: per-axis sigma of the slowly varying bias", default: "0"),
@@ -47,13 +48,13 @@ public enum ProviderOptions {
         OptionSpec("--alt", value: "METERS", help: "fixed: height above the ellipsoid"),
         OptionSpec("--interval", value: "SECONDS", help: "fixed: seconds between fixes", default: "1"),
         OptionSpec("--count", value: "N", help: "fixed: stop after N fixes"),
-        OptionSpec("--command", value: "SHELL", help: "exec: command whose stdout is read"),
+        OptionSpec("--command", value: "SHELL", help: "exec: command whose stdout is read; wifi/cell: scan command run every --scan-interval"),
         OptionSpec("--format", value: "nmea|text", help: "exec: how to read the command's stdout", default: "nmea"),
         OptionSpec("--timeline", value: "FILE", help: "motion: activity timeline (JSON lines); without it a seeded simulation"),
-    ]
+    ] + NetworkOptions.options + PhoneOptions.options
 
     public static let footer = """
-        Plugins: nmea, gpsd, gpx, sim, fixed, exec, motion. Examples:
+        Plugins: nmea, gpsd, gpx, sim, fixed, exec, motion, wifi, cell, owntracks, osmand. Examples:
           locus-provider nmea --file drive.log --rate max --stdio
           locus-provider nmea --serial /dev/ttyUSB0 --baud 4800 --device-id truck-7
           locus-provider gpsd --host localhost --port 2947
@@ -61,6 +62,10 @@ public enum ProviderOptions {
           locus-provider sim --file ride.gpx --hacc 5 --bias-sigma 3 --outage 60+20 --seed 7 --rate max --stdio
           locus-provider fixed --lat 52.52 --lon 13.40 --hacc 10 --interval 5
           locus-provider exec --command 'python3 wifi.py' --format text
+          locus-provider wifi --command 'iw dev wlan0 scan dump' --scan-interval 10
+          locus-provider cell --no-learn --file cells.log   (outputs of mmcli, each after a '# scan' line)
+          locus-provider owntracks --broker mqtt.example.org:8883 --mqtt-ca-file ca.pem --mqtt-username tracker --mqtt-password-file pw
+          locus-provider osmand --listen 0.0.0.0:5055 --tokens phones.tokens
         Every plugin obeys control.<device> (distanceFilter, desiredAccuracy, paused, powerMode).
         """
 
@@ -88,11 +93,13 @@ public enum ProviderOptions {
                 let (_, port) = try hostPort(options.string("--udp") ?? "", option: "--udp")
                 input = .udp(port: port)
             }
-            return NMEASource(input: input, sourceName: options.string("--source") ?? "gnss", date: date, pacer: pacer)
+            return NMEASource(input: input, sourceName: options.string("--source") ?? "gnss", date: date, pacer: pacer,
+                              rollover: try rolloverPolicy(options))
         case "gpsd":
             guard let port = try options.int("--port"), (1...65535).contains(port) else { throw UsageError("--port must be 1–65535") }
             return GPSDSource(host: options.string("--host") ?? "localhost", port: port,
-                              sourceName: options.string("--source") ?? "gnss", exitOnDisconnect: options.flag("--once"))
+                              sourceName: options.string("--source") ?? "gnss", exitOnDisconnect: options.flag("--once"),
+                              rollover: try rolloverPolicy(options))
         case "gpx":
             guard let path = options.string("--file") else { throw UsageError("gpx needs --file") }
             return GPXSource(path: path, pacer: pacer, loop: options.flag("--loop"), hz: try positive(options, "--hz"),
@@ -117,6 +124,10 @@ public enum ProviderOptions {
             return ExecSource(command: command, format: format, sourceName: options.string("--source") ?? "gnss", date: date)
         case "motion":
             return try MotionOptions.makeSource(options: options, pacer: pacer, now: now)
+        case "wifi", "cell":
+            return try NetworkOptions.makeSource(plugin: plugin, options: options, pacer: pacer)
+        case "owntracks", "osmand":
+            return try PhoneOptions.makeSource(plugin: plugin, options: options)
         default:
             throw UsageError("unknown plugin '\(plugin)'; choose one of \(plugins.joined(separator: ", "))")
         }
@@ -132,6 +143,7 @@ public enum ProviderOptions {
         case is ExecSource: return true
         case let gpsd as GPSDSource: return gpsd.exitOnDisconnect
         case is MotionSource: return true
+        case let network as NetworkSource: if case .file = network.input { return true } else { return false }
         default: return false
         }
     }
@@ -145,6 +157,14 @@ public enum ProviderOptions {
         case "max": return true
         case let other?: throw UsageError("--rate must be 'max' or 'realtime', not '\(other)'")
         }
+    }
+
+    static func rolloverPolicy(_ options: ParsedOptions) throws(UsageError) -> WeekRollover.Policy {
+        let text = options.string("--rollover") ?? "auto"
+        guard let policy = WeekRollover.Policy(rawValue: text) else {
+            throw UsageError("--rollover must be auto, correct or keep, not '\(text)'")
+        }
+        return policy
     }
 
     static func parseDate(_ options: ParsedOptions) throws(UsageError) -> NMEACivilDate? {

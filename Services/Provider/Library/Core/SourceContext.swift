@@ -30,6 +30,12 @@ public final class SourceContext: @unchecked Sendable {
 
     /// Hands one fix (time `t`, Unix seconds) to the logic, which filters and publishes it.
     public func emit(_ location: Location, t: Double) {
+        emit(location, t: t, as: device)
+    }
+
+    /// Hands one fix of another device (a phone named by its own report) to the logic; only a
+    /// source that `namesItsDevices` may do so.
+    public func emit(_ location: Location, t: Double, as device: String) {
         var location = location
         location.device = device
         let message = Message(body: .location(location), id: ids.next(), t: t, src: src)
@@ -45,6 +51,18 @@ public final class SourceContext: @unchecked Sendable {
     /// Reports a problem on `error.provider` and in the log.
     public func problem(code: String, _ message: String) {
         sink(.problem(code: code, message: message))
+    }
+
+    /// Repairs a fix time with `rollover` against the system clock; the first repair is
+    /// reported once on `error.provider` and stays in health (`detail.rollover`).
+    public func repairRollover(_ t: Double, with rollover: inout WeekRollover, now: Double) -> Double {
+        let (repaired, first) = rollover.repair(t, now: now)
+        if first, let weeks = rollover.weeks {
+            let text = WeekRollover.describe(weeks: weeks, from: t, to: repaired)
+            status.setRemark("rollover", "+\(weeks) weeks")
+            problem(code: "weekRollover", text)
+        }
+        return repaired
     }
 
     /// Says the source has ended (end of a replayed file).

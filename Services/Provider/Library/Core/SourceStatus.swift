@@ -16,6 +16,7 @@ public final class SourceStatus: @unchecked Sendable {
     private var state: FixState = .waiting
     private var note: String?
     private var numbers: [String: Int] = [:]
+    private var remarks: [String: String] = [:]
 
     public init() {}
 
@@ -33,9 +34,16 @@ public final class SourceStatus: @unchecked Sendable {
         lock.unlock()
     }
 
-    public var snapshot: (state: FixState, note: String?, counters: [String: Int]) {
+    /// Sets a lasting remark for health's detail (e.g. a week-rollover repair), kept until replaced.
+    public func setRemark(_ key: String, _ value: String) {
+        lock.lock()
+        remarks[key] = value
+        lock.unlock()
+    }
+
+    public var snapshot: (state: FixState, note: String?, counters: [String: Int], remarks: [String: String]) {
         lock.lock()
         defer { lock.unlock() }
-        return (state, note, numbers)
+        return (state, note, numbers, remarks)
     }
 }

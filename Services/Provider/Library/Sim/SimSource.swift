@@ -15,6 +15,9 @@ public struct SimSource: PositionSource {
     public func run(_ context: SourceContext) {
         var generator = SimGenerator(configuration)
         var pacer = pacer
+        // Anchored at the run's start, not its first fix: an outage at the start (a receiver's
+        // time to first fix) is waited out in real time instead of skipped.
+        _ = pacer.delay(forFixTime: configuration.startTime, now: Date().timeIntervalSince1970)
         var sent = 0
         while !context.stop.isRaised, let fix = generator.next() {
             if pacer.isPast(forFixTime: fix.t, now: Date().timeIntervalSince1970) { continue }

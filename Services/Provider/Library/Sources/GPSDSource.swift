@@ -1,3 +1,5 @@
+import Foundation
+
 /// A client of a running gpsd: connects, asks for JSON reports with
 /// `?WATCH={"enable":true,"json":true}`, turns TPV reports into locations, and
 /// reconnects with `Backoff` when gpsd restarts or the connection drops.
@@ -8,19 +10,24 @@ public struct GPSDSource: PositionSource {
     /// Stop once gpsd closes an established connection instead of reconnecting (tests with
     /// `gpsfake -1`); connecting is still retried until it first succeeds.
     public var exitOnDisconnect: Bool
+    /// Week-rollover repair (gpsd repairs most receivers itself; this catches the rest).
+    public var rollover: WeekRollover.Policy
     public let plugin = "gpsd"
 
-    public init(host: String = "localhost", port: Int = 2947, sourceName: String = "gnss", exitOnDisconnect: Bool = false) {
+    public init(host: String = "localhost", port: Int = 2947, sourceName: String = "gnss", exitOnDisconnect: Bool = false,
+                rollover: WeekRollover.Policy = .auto) {
         self.host = host
         self.port = port
         self.sourceName = sourceName
         self.exitOnDisconnect = exitOnDisconnect
+        self.rollover = rollover
     }
 
     public func run(_ context: SourceContext) {
         var backoff = Backoff()
         var lastTime = -Double.infinity
         var connectedOnce = false
+        var repair = WeekRollover(enabled: rollover.repairs(live: true))
         while !context.stop.isRaised {
             do throws(SourceError) {
                 let stream = try StreamOpeners.tcp(host: host, port: port)
@@ -38,7 +45,7 @@ public struct GPSDSource: PositionSource {
                     case .end, .failed: break reading
                     case .data(let count):
                         for line in lines.feed(buffer[0..<count]) {
-                            handle(line, context: context, lastTime: &lastTime)
+                            handle(line, context: context, lastTime: &lastTime, rollover: &repair)
                         }
                     }
                 }
@@ -61,9 +68,10 @@ public struct GPSDSource: PositionSource {
         context.finish()
     }
 
-    private func handle(_ line: String, context: SourceContext, lastTime: inout Double) {
+    private func handle(_ line: String, context: SourceContext, lastTime: inout Double, rollover: inout WeekRollover) {
         switch GPSDReport.parse(line: line, device: context.device, source: sourceName) {
-        case let .fix(location, t):
+        case let .fix(location, reported):
+            let t = context.repairRollover(reported, with: &rollover, now: Date().timeIntervalSince1970)
             // gpsd repeats a TPV for the same epoch when a later sentence completes it; publish the newest time once.
             guard t > lastTime else { return }
             lastTime = t

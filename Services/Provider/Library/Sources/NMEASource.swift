@@ -19,17 +19,22 @@ public struct NMEASource: PositionSource {
     public var sourceName: String
     public var date: NMEACivilDate?
     public var pacer: ReplayPacer
+    /// Week-rollover repair: by default for live inputs (serial, TCP, UDP), not for files.
+    public var rollover: WeekRollover.Policy
     public let plugin = "nmea"
 
-    public init(input: Input, sourceName: String = "gnss", date: NMEACivilDate? = nil, pacer: ReplayPacer = ReplayPacer()) {
+    public init(input: Input, sourceName: String = "gnss", date: NMEACivilDate? = nil, pacer: ReplayPacer = ReplayPacer(),
+                rollover: WeekRollover.Policy = .auto) {
         self.input = input
         self.sourceName = sourceName
         self.date = date
         self.pacer = pacer
+        self.rollover = rollover
     }
 
     public func run(_ context: SourceContext) {
-        var reader = NMEAStreamReader(context: context, sourceName: sourceName, date: date, pacer: pacer)
+        var reader = NMEAStreamReader(context: context, sourceName: sourceName, date: date, pacer: pacer,
+                                      rollover: WeekRollover(enabled: rollover.repairs(live: isLive)))
         var backoff = Backoff()
         while !context.stop.isRaised {
             let stream: ByteStream
@@ -59,6 +64,12 @@ public struct NMEASource: PositionSource {
         context.finish()
     }
 
+    /// A receiver sending now (serial, TCP, UDP), as opposed to a recorded log.
+    var isLive: Bool {
+        if case .file = input { return false }
+        return true
+    }
+
     /// Serial ports and TCP connections come back; files end, and UDP never closes.
     var reconnects: Bool {
         switch input {
@@ -84,14 +95,17 @@ struct NMEAStreamReader {
     var decoder: NMEADecoder
     var dates: NMEADateFallback
     var pacer: ReplayPacer
+    var rollover: WeekRollover
     var untimed = 0
 
-    init(context: SourceContext, sourceName: String, date: NMEACivilDate?, pacer: ReplayPacer) {
+    init(context: SourceContext, sourceName: String, date: NMEACivilDate?, pacer: ReplayPacer,
+         rollover: WeekRollover = WeekRollover(enabled: false)) {
         self.context = context
         self.sourceName = sourceName
         decoder = NMEADecoder(logDate: date)
         dates = NMEADateFallback(date: date)
         self.pacer = pacer
+        self.rollover = rollover
     }
 
     /// Reads until the stream ends, fails or a stop is requested; returns why it ended.
@@ -117,8 +131,7 @@ struct NMEAStreamReader {
 
     private mutating func handle(_ fixes: [NMEAFix]) {
         for fix in fixes {
-            guard let t = dates.time(for: fix), var (location, _) = FixMapping.location(timed(fix, t), device: context.device,
-                                                                                          source: sourceName) else {
+            guard let decoded = dates.time(for: fix) else {
                 untimed += 1
                 if untimed == 1 {
                     context.problem(code: "noDate", "NMEA fix at \(fix.timeOfDay) s of day has no date (no RMC/ZDA yet); "
@@ -126,6 +139,8 @@ struct NMEAStreamReader {
                 }
                 continue
             }
+            let t = context.repairRollover(decoded, with: &rollover, now: Date().timeIntervalSince1970)
+            guard var (location, _) = FixMapping.location(timed(fix, t), device: context.device, source: sourceName) else { continue }
             location.device = context.device
             let wait = pacer.delay(forFixTime: t, now: Date().timeIntervalSince1970)
             if wait > 0, !context.stop.sleep(seconds: wait) { return }
@@ -144,7 +159,7 @@ struct NMEAStreamReader {
         let counters = decoder.counters
         context.status.setCounters([
             "sentences": counters.sentences, "badChecksum": counters.badChecksum, "noFix": counters.noFix,
-            "decoded": counters.fixes, "untimed": untimed, "rejected": counters.rejected,
+            "decoded": counters.fixes, "untimed": untimed, "rejected": counters.rejected, "rolloverRepaired": rollover.repaired,
         ])
         if decoder.hasFix == false { context.status.set(.noFix, note: decoder.lastProblem) }
     }
