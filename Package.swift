@@ -24,7 +24,7 @@ let cLibraries: [Target] = [
 let foundation: [Target] = [
     .target(name: "LocusProtocol", path: "Shared/LocusProtocol"),
     .target(name: "LocusGeo", path: "Shared/LocusGeo"),
-    .target(name: "LocusStore", dependencies: ["CSQLite"], path: "Shared/LocusStore"),
+    .target(name: "LocusStore", dependencies: ["CSQLite", "LocusProtocol"], path: "Shared/LocusStore"),
     .target(name: "LocusService", dependencies: ["LocusProtocol"], path: "Shared/LocusService"),
 ]
 
@@ -51,7 +51,7 @@ let transport: [Target] = [
 let serviceLogicMayUse: Set<String> = ["LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusNet", "LocusMQTT", "CSQLite", "CMosquitto", "CCurl", "CSodium"]
 let serviceLogic: [Target] = [
     .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusStore", "LocusNet", "LocusMQTT"], path: "Services/Provider/Library"),
-    .target(name: "LocusFusion", dependencies: ["CSodium", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Fusion/Library"),
+    .target(name: "LocusFusion", dependencies: ["CSodium", "LocusProtocol", "LocusGeo", "LocusService", "LocusStore"], path: "Services/Fusion/Library"),
     .target(name: "LocusGeofence", dependencies: ["LocusStore", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Geofence/Library"),
     .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Motion/Library"),
     .target(name: "LocusNotifier", dependencies: ["LocusStore", "LocusMQTT", "CCurl", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Notifier/Library"),
@@ -62,7 +62,7 @@ let serviceLogic: [Target] = [
 // MARK: layer 5 — programs that are the bus or talk to it directly: the broker, the map
 // server and the command line.
 let busPrograms: [Target] = [
-    .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusService", "LocusProtocol"], path: "Services/Broker/Library"),
+    .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusService", "LocusProtocol", "LocusStore"], path: "Services/Broker/Library"),
     .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusService", "LocusBus", "LocusNet"], path: "Services/Map/Library"),
     .target(name: "LocusCLI", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusBus", "LocusProvider", "LocusMap", "LocusNet"], path: "Services/CLI/Library"),
     // Benchmarks and evaluations: every service's logic measured beside a peer. Their own

@@ -25,8 +25,11 @@ debian_packages+=(chromium)  # headless browser for the map page test (Tests/Int
 # cgps (gpsd-tools) run under tmux, the Python client, GeoClue 2 and its demo client where-am-i.
 debian_packages+=(gpsd-tools python3-gps tmux geoclue-2.0 geoclue-2-demo)
 debian_packages+=(sqlite3)  # the peer of the cell-import benchmark (locus bench network)
-python_packages=(pyzmq geographiclib shapely pytest jsonschema nats-py)
-python_modules="zmq, geographiclib, shapely, pytest, jsonschema, nats"
+# Storage-fault tests: libfuse 2 under fusepy for the fault-injecting filesystem
+# (Tests/IntegrationTests/faultfs.py: read-only, unwritable and failing state directories).
+debian_packages+=(libfuse2 mount)  # mount and umount for the small tmpfs and the FUSE filesystem
+python_packages=(pyzmq geographiclib shapely pytest jsonschema nats-py fusepy)
+python_modules="zmq, geographiclib, shapely, pytest, jsonschema, nats, fuse"
 
 if [ "${1:-}" = "--print-packages" ]; then
     printf 'debian %s\n' "${debian_packages[@]}"

@@ -43,6 +43,15 @@ public protocol ServiceLogic {
     /// (`BusReader`), so decoding the next batch overlaps handling this one. Costs a thread
     /// hand-off per batch; false (the default) keeps everything on one thread.
     var receivesOnReaderThread: Bool { get }
+    /// Back-pressure: false while the logic cannot take input that needs storage (its state
+    /// cannot be written). The runtime then stops reading input and leaves it queued where
+    /// it is — in the subscriber socket and the bus behind it, or unread on stdin — keeps
+    /// ticking and publishing, and calls `retryHeld(now:)` until this is true again.
+    var acceptsInput: Bool { get }
+    /// Called about every `ServiceRuntime.retryIntervalSeconds` while `acceptsInput` is
+    /// false, with the wall clock (in `--stdio` mode too, where no input moves time): try the
+    /// held work again; what it returns is published.
+    mutating func retryHeld(now: Double) -> [Outbound]
     /// Service-specific counters merged into `health.<service>`.
     var healthCounters: [String: Int] { get }
     var healthState: HealthState { get }
@@ -55,6 +64,8 @@ extension ServiceLogic {
     public mutating func finish(now: Double) -> [Outbound] { [] }
     public mutating func flush(now: Double) -> [Outbound] { [] }
     public var receivesOnReaderThread: Bool { false }
+    public var acceptsInput: Bool { true }
+    public mutating func retryHeld(now: Double) -> [Outbound] { [] }
     public var healthCounters: [String: Int] { [:] }
     public var healthState: HealthState { .ok }
     public var healthDetail: [String: String]? { nil }

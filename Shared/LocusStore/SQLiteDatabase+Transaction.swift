@@ -1,8 +1,14 @@
+import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension SQLiteDatabase {
     /// Runs `body` in one write transaction and commits: one commit, one append to the log,
     /// for a whole batch or event. BEGIN IMMEDIATE takes the write lock up front, so the
     /// transaction cannot fail half-way on a lock another connection took first. Rolls back
-    /// when `body` or the commit throws.
+    /// when `body` or the commit throws, and when the file was removed meanwhile (`hasMoved`):
+    /// a commit there would be lost at the next start.
     ///
     /// A nested call (or a call while a batch is open, `beginBatch`) runs as a savepoint of
     /// the outer transaction: when its body throws, its own writes are undone and the error
@@ -25,8 +31,12 @@ extension SQLiteDatabase {
         try run("BEGIN IMMEDIATE")
         transactionDepth = 1
         defer { transactionDepth = 0 }
-        do {
+        do throws(SQLiteError) {
             let result = try body()
+            if hasMoved {
+                throw SQLiteError(code: SQLITE_READONLY, message: "\(path) was removed while open (with its directory?)",
+                                  extendedCode: SQLiteError.movedCode, systemErrno: ENOENT)
+            }
             try run("COMMIT")
             return result
         } catch {

@@ -1,5 +1,6 @@
 public import LocusService
 import LocusGeo
+import LocusStore
 public import LocusProtocol
 
 /// The fusion service's logic (docs/architecture.md): raw fixes of every source in, one
@@ -20,6 +21,10 @@ public struct FusionLogic: ServiceLogic {
     var fixCounts = FixCounts()
     private var seenIDs: RecentIDs
     private var store: LastKnownStore?
+    /// Episodes of the last-known store; a fix not saved stays `unsavedFix` and is retried.
+    private var storage = StorageGuard()
+    /// A storage report waiting for the next message out.
+    private var storageReports: [Outbound] = []
     /// Cached locations still to republish at the first call that knows the time.
     private var pendingCache: [LastKnownStore.Entry]
 
@@ -44,12 +49,16 @@ public struct FusionLogic: ServiceLogic {
     /// A device's state, for inspection.
     public func state(of device: String) -> DeviceState? { slots[device].flatMap { states[$0] } }
 
-    public var healthState: HealthState { counters["storeErrors"] > 0 ? .degraded : .ok }
+    public var healthState: HealthState { storage.healthState }
+
+    public var healthDetail: [String: String]? { storage.isFailing ? storage.healthDetail : nil }
 
     // MARK: - ServiceLogic
 
     public mutating func receive(_ message: Message, topic: String, now: Double) -> [Outbound] {
-        var out = republishCache(now: now)
+        // A storage report from the previous message goes out first.
+        var out = storageReports + republishCache(now: now)
+        storageReports.removeAll()
         guard seenIDs.insert(message.envelope.id) else {
             out.append(reject("duplicateID", "message id \(message.envelope.id) was already received", topic: topic, message: message, now: now))
             return out
@@ -223,11 +232,20 @@ public struct FusionLogic: ServiceLogic {
     private mutating func saveIfDue(_ state: inout DeviceState, force: Bool) {
         guard let store, let entry = state.unsavedFix else { return }
         guard force || entry.t - state.lastStoredT >= configuration.storeIntervalSeconds else { return }
+        // During an episode the newest fix per device waits (one per device: bounded) and is
+        // tried again on the back-off; positions keep flowing, they need no storage.
+        guard !storage.isFailing || storage.isRetryDue(now: entry.t) else { return }
         do {
             try store.save(entry)
             counters.add("stored")
+            storage.succeeded()
         } catch {
             counters.add("storeErrors")
+            if let report = storage.failed(StorageFault.from(error, path: store.directory.path), now: entry.t,
+                                           holding: "keeping the newest location per device in memory") {
+                storageReports.append(Outbound(topic: Topic.error(Self.service), body: .error(report), t: entry.t))
+            }
+            return
         }
         state.lastStoredT = entry.t
         state.unsavedFix = nil

@@ -1,4 +1,5 @@
 public import LocusProtocol
+public import LocusStore
 
 /// Durable state in the form the database keeps it.
 public struct PersistedTrack: Sendable, Equatable {
@@ -90,5 +91,21 @@ public struct PersistedSnapshot: Sendable, Equatable {
 /// in-memory stand-in in tests.
 public protocol GeofencePersistence: AnyObject {
     func load() throws -> PersistedSnapshot
+    /// Applies `batch` atomically; a failure (a `StorageFault` for a real file) leaves the
+    /// stored state as it was.
     func apply(_ batch: PersistenceBatch) throws
+    /// Where the state lives, for reports ("memory" for a stand-in).
+    var location: String { get }
+    /// A small real write, to learn whether storage works again when nothing is pending.
+    func probe() throws
+    /// Gets ready to write again after `fault`: on a full disk gives back the space the
+    /// write-ahead log holds, after the directory was removed puts the state back from what
+    /// the open connection still holds.
+    func prepareRetry(after fault: StorageFault) throws
+}
+
+extension GeofencePersistence {
+    public var location: String { "memory" }
+    public func probe() throws { try apply(PersistenceBatch()) }
+    public func prepareRetry(after fault: StorageFault) throws {}
 }

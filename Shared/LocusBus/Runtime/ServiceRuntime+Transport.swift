@@ -7,7 +7,9 @@ import LocusService
 /// injectors as the ZeroMQ loop, but through a `BusTransport` (docs/nats.md). After each
 /// batch the transport commits: what the batch published is confirmed by the servers
 /// before its inputs are acknowledged, so a durable consumer never moves past work that
-/// was not done.
+/// was not done. While the logic holds input back (a storage fault) nothing is drained and
+/// nothing is acknowledged: inputs already drained wait in order, the rest stay with the
+/// servers, and a service stopped or killed meanwhile gets them all again.
 extension ServiceRuntime {
     func runOnTransport() throws -> Int32 {
         let endpoint: NATSEndpoint
@@ -38,29 +40,53 @@ extension ServiceRuntime {
         var nextTick = now() + settings.tickIntervalSeconds
         var nextHealth = now()
         var stopping = false
+        // Drained while the logic held input back: handled first, in order, once it accepts again.
+        var parked: [TransportInput] = []
+        // Acknowledge only when everything drained was handled and the logic holds nothing back.
+        let settled = { [self] in parked.isEmpty && logic.acceptsInput }
+        let handle = { [self] (input: TransportInput, time: Double) -> [Outbound] in
+            switch input {
+            case let .message(topic, message): deliver(message, topic: topic, now: time)
+            case let .rejected(topic, error): reject(error, topic: topic, now: time)
+            }
+        }
         while !stopping {
             let current = now()
+            let wasSettled = settled()
+            var reading = holdBack(now: current, emit: emit)
+            if reading && !parked.isEmpty {
+                batch(now: current, emit: emit) { held in
+                    var position = 0
+                    while position < parked.count && logic.acceptsInput {
+                        held(handle(parked[position], current))
+                        position += 1
+                    }
+                    parked.removeFirst(position)
+                }
+                reading = settled()
+            }
+            // What was held and has now been written is acknowledged with everything before it.
+            if reading && !wasSettled { commit(transport) }
+            poller.watch(inputIndex, reading)
             if current >= nextHealth {
                 emit(transportHealth(now: current, transport: transport))
                 nextHealth = current + settings.healthIntervalSeconds
             }
             if current >= nextTick {
                 batch(now: current, emit: emit) { held in held(logic.tick(now: current)) }
-                commit(transport)
+                if settled() { commit(transport) }
                 nextTick = current + settings.tickIntervalSeconds
             }
-            let timeout = max(1, Int((min(nextTick, nextHealth) - current) * 1000))
+            let wake = reading ? min(nextTick, nextHealth) : min(nextTick, nextHealth, current + Self.retryIntervalSeconds)
+            let timeout = max(1, Int((wake - current) * 1000))
             let readable = try poller.poll(timeoutMilliseconds: timeout)
             if readable[inputIndex] {
                 batch(now: now(), emit: emit) { held in
                     transport.drain(upTo: Self.maximumBatch) { input in
-                        switch input {
-                        case let .message(topic, message): held(deliver(message, topic: topic, now: now()))
-                        case let .rejected(topic, error): held(reject(error, topic: topic, now: now()))
-                        }
+                        if parked.isEmpty && logic.acceptsInput { held(handle(input, now())) } else { parked.append(input) }
                     }
                 }
-                commit(transport)
+                if settled() { commit(transport) }
             }
             if injectorBase >= 0 {
                 for (offset, injector) in injectors.enumerated() where readable[injectorBase + offset] {
@@ -68,7 +94,7 @@ extension ServiceRuntime {
                     batch(now: time, emit: emit) { held in
                         if take(injector.drain(), now: time, emit: { held([$0]) }) { stopping = true }
                     }
-                    commit(transport)
+                    if settled() { commit(transport) }
                 }
             }
             if readable[stopIndex] {
@@ -81,7 +107,11 @@ extension ServiceRuntime {
         if !transport.flush(timeoutSeconds: 5) {
             log.warn("NATS did not confirm everything published before the stop; the servers drop repeats by id when it is sent again")
         }
-        commit(transport)
+        if settled() {
+            commit(transport)
+        } else {
+            log.warn("stopping with input held back (\(parked.count) drained, not handled): not acknowledged, NATS delivers it again at the next start")
+        }
         log.info("stopped: sent=\(transport.counters["sent"] ?? 0) received=\(received) rejected=\(counters["rejected"])")
         return 0
     }

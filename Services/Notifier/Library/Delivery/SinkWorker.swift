@@ -137,6 +137,7 @@ final class SinkWorker: @unchecked Sendable {
             condition.unlock()
             if stop { return }
             let next: (seq: Int64, record: NotificationRecord)?
+            outbox.reopenIfMoved()
             do { next = try outbox.next(for: name) } catch {
                 problem("outboxFailed", "sink \(name): \(error)", ref: nil, t: Date().timeIntervalSince1970)
                 pause(seconds: 1)
