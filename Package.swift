@@ -18,6 +18,7 @@ let cLibraries: [Target] = [
     .systemLibrary(name: "CCurl", path: "Shared/CCurl"),
     // bcrypt for the NATS servers' password hashes (`locus nats config`).
     .systemLibrary(name: "CCrypt", path: "Shared/CCrypt"),
+    .systemLibrary(name: "CSodium", path: "Shared/CSodium"),
 ]
 
 // MARK: layer 2 — the foundation every service stands on, with no socket in it: the wire
@@ -25,7 +26,7 @@ let cLibraries: [Target] = [
 let foundation: [Target] = [
     .target(name: "LocusProtocol", path: "Shared/LocusProtocol"),
     .target(name: "LocusGeo", path: "Shared/LocusGeo"),
-    .target(name: "LocusStore", dependencies: ["CSQLite"], path: "Shared/LocusStore"),
+    .target(name: "LocusStore", dependencies: ["CSQLite", "LocusProtocol"], path: "Shared/LocusStore"),
     .target(name: "LocusService", dependencies: ["LocusProtocol"], path: "Shared/LocusService"),
 ]
 
@@ -47,12 +48,12 @@ let transport: [Target] = [
 ]
 
 // MARK: layer 4 — service logic: messages in, messages out. These may import only the
-// foundation, the doors (and a C library a sink needs); `serviceLogicMayUse` is checked below, and
+// foundation, the doors (and a C library a sink or fusion's keyed hash needs); `serviceLogicMayUse` is checked below, and
 // `make` builds with SwiftPM's explicit import check, so an undeclared import fails too.
-let serviceLogicMayUse: Set<String> = ["LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusNet", "LocusMQTT", "CSQLite", "CMosquitto", "CCurl"]
+let serviceLogicMayUse: Set<String> = ["LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusNet", "LocusMQTT", "CSQLite", "CMosquitto", "CCurl", "CSodium"]
 let serviceLogic: [Target] = [
     .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusStore", "LocusNet", "LocusMQTT"], path: "Services/Provider/Library"),
-    .target(name: "LocusFusion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Fusion/Library"),
+    .target(name: "LocusFusion", dependencies: ["CSodium", "LocusProtocol", "LocusGeo", "LocusService", "LocusStore"], path: "Services/Fusion/Library"),
     .target(name: "LocusGeofence", dependencies: ["LocusStore", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Geofence/Library"),
     .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Motion/Library"),
     .target(name: "LocusNotifier", dependencies: ["LocusStore", "LocusMQTT", "CCurl", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Notifier/Library"),
@@ -63,7 +64,7 @@ let serviceLogic: [Target] = [
 // MARK: layer 5 — programs that are the bus or talk to it directly: the broker, the map
 // server and the command line.
 let busPrograms: [Target] = [
-    .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusNATS", "LocusService", "LocusProtocol"], path: "Services/Broker/Library"),
+    .target(name: "LocusBroker", dependencies: ["CZeroMQ", "LocusBus", "LocusNATS", "LocusService", "LocusProtocol", "LocusStore"], path: "Services/Broker/Library"),
     .target(name: "LocusMap", dependencies: ["CZeroMQ", "LocusProtocol", "LocusService", "LocusBus", "LocusNet"], path: "Services/Map/Library"),
     .target(name: "LocusCLI", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusBus", "LocusNATS", "LocusProvider", "LocusMap", "LocusNet"], path: "Services/CLI/Library"),
     // Benchmarks and evaluations: every service's logic measured beside a peer. Their own

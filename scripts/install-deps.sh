@@ -8,7 +8,7 @@ set -euo pipefail
 
 debian_packages=(make)  # the Makefile is how tests and the demo are run
 
-debian_packages+=(libzmq3-dev libsqlite3-dev libmosquitto-dev libnats-dev libcurl4-openssl-dev libcrypt-dev)  # C libraries the Swift targets link (libcurl: webhooks; libcrypt: bcrypt for `locus nats config`)
+debian_packages+=(libzmq3-dev libsqlite3-dev libmosquitto-dev libnats-dev libcurl4-openssl-dev libsodium-dev libcrypt-dev)  # C libraries the Swift targets link (libcurl: webhooks; libsodium: the approx stream's HMAC; libcrypt: bcrypt for `locus nats config`)
 debian_packages+=(nats-server)  # the NATS cluster of the fleet tier (scripts/nats-cluster.sh, test_nats_*.py)
 debian_packages+=(gpsd gpsd-clients)  # gpsd and gpsfake for the gpsd source tests
 debian_packages+=(mosquitto mosquitto-clients)  # a real MQTT broker (mosquitto_passwd), mosquitto_pub/_sub for the MQTT sink and OwnTracks tests
@@ -25,8 +25,11 @@ debian_packages+=(chromium)  # headless browser for the map page test (Tests/Int
 # cgps (gpsd-tools) run under tmux, the Python client, GeoClue 2 and its demo client where-am-i.
 debian_packages+=(gpsd-tools python3-gps tmux geoclue-2.0 geoclue-2-demo)
 debian_packages+=(sqlite3)  # the peer of the cell-import benchmark (locus bench network)
-python_packages=(pyzmq geographiclib shapely pytest jsonschema nats-py)
-python_modules="zmq, geographiclib, shapely, pytest, jsonschema, nats"
+# Storage-fault tests: libfuse 2 under fusepy for the fault-injecting filesystem
+# (Tests/IntegrationTests/faultfs.py: read-only, unwritable and failing state directories).
+debian_packages+=(libfuse2 mount)  # mount and umount for the small tmpfs and the FUSE filesystem
+python_packages=(pyzmq geographiclib shapely pytest jsonschema nats-py fusepy)
+python_modules="zmq, geographiclib, shapely, pytest, jsonschema, nats, fuse"
 
 if [ "${1:-}" = "--print-packages" ]; then
     printf 'debian %s\n' "${debian_packages[@]}"

@@ -6,11 +6,15 @@ public struct Outbound: Sendable, Equatable {
     public var body: Body
     /// Time of the fact (docs/protocol.md `t`); for locations, the fix time.
     public var t: Double
+    /// The id the logic gave it because it keeps the message with its state
+    /// (`keepOutputUntilConfirmed`); nil: the runtime names it.
+    public var id: String?
 
-    public init(topic: String, body: Body, t: Double) {
+    public init(topic: String, body: Body, t: Double, id: String? = nil) {
         self.topic = topic
         self.body = body
         self.t = t
+        self.id = id
     }
 }
 
@@ -23,6 +27,10 @@ public struct Outbound: Sendable, Equatable {
 public protocol ServiceLogic {
     /// Topic prefixes this service receives.
     var subscriptions: [String] { get }
+    /// Bumped whenever `subscriptions` changes after start; on the bus the runtime then
+    /// follows it after the batch: new prefixes are subscribed, dropped ones unsubscribed,
+    /// so the bus stops sending what the service no longer wants (it never decodes it).
+    var subscriptionsVersion: Int { get }
     mutating func receive(_ message: Message, topic: String, now: Double) -> [Outbound]
     /// Called at least every tick interval on the bus, and after every input in `--stdio` mode.
     mutating func tick(now: Double) -> [Outbound]
@@ -39,10 +47,19 @@ public protocol ServiceLogic {
     /// (`BusReader`), so decoding the next batch overlaps handling this one. Costs a thread
     /// hand-off per batch; false (the default) keeps everything on one thread.
     var receivesOnReaderThread: Bool { get }
-    /// Before `flush` commits a batch, on a transport that confirms what it stores: the
-    /// batch's stamped output, for a service that keeps what it must not lose with its own
-    /// state (`KeptMessage`). The default keeps nothing.
-    mutating func keepUntilConfirmed(_ messages: [KeptMessage])
+    /// Back-pressure: false while the logic cannot take input that needs storage (its state
+    /// cannot be written). The runtime then stops reading input and leaves it queued where
+    /// it is — in the subscriber socket and the bus behind it, or unread on stdin — keeps
+    /// ticking and publishing, and calls `retryHeld(now:)` until this is true again.
+    var acceptsInput: Bool { get }
+    /// Called about every `ServiceRuntime.retryIntervalSeconds` while `acceptsInput` is
+    /// false, with the wall clock (in `--stdio` mode too, where no input moves time): try the
+    /// held work again; what it returns is published.
+    mutating func retryHeld(now: Double) -> [Outbound]
+    /// Called once at start on a transport that confirms what it stores: from now on the
+    /// logic may keep what it must not lose with its own state (`KeptMessage`), named by
+    /// itself (`Outbound.id`) and published as `source`. The default keeps nothing.
+    mutating func keepOutputUntilConfirmed(source: String)
     /// The servers hold everything kept so far: forget it (at the next commit).
     mutating func keptMessagesConfirmed()
     /// What an earlier run kept and never saw confirmed, to send again first (once, at start).
@@ -54,11 +71,14 @@ public protocol ServiceLogic {
 }
 
 extension ServiceLogic {
+    public var subscriptionsVersion: Int { 0 }
     public mutating func tick(now: Double) -> [Outbound] { [] }
     public mutating func finish(now: Double) -> [Outbound] { [] }
     public mutating func flush(now: Double) -> [Outbound] { [] }
     public var receivesOnReaderThread: Bool { false }
-    public mutating func keepUntilConfirmed(_ messages: [KeptMessage]) {}
+    public var acceptsInput: Bool { true }
+    public mutating func retryHeld(now: Double) -> [Outbound] { [] }
+    public mutating func keepOutputUntilConfirmed(source: String) {}
     public mutating func keptMessagesConfirmed() {}
     public mutating func takeUnconfirmedMessages() -> [KeptMessage] { [] }
     public var healthCounters: [String: Int] { [:] }

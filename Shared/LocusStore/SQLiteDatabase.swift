@@ -10,19 +10,23 @@ import CSQLite
 /// A connection that finds the database locked retries on `sqliteBusyRetry`'s short schedule.
 public final class SQLiteDatabase {
     private(set) var handle: OpaquePointer?
+    /// The file this connection opened.
+    public let path: String
     private var statements: [String: OpaquePointer] = [:]
     var transactionDepth = 0
     var logWatcher: LogWatcher?
 
     /// Opens (creating if need be) the database file at `path`.
     public init(path: String) throws(SQLiteError) {
+        self.path = path
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let systemErrno = handle.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close(handle)
             handle = nil
-            throw SQLiteError(code: status, message: "cannot open \(path): \(message)")
+            throw SQLiteError(code: status, message: "cannot open \(path): \(message)", systemErrno: systemErrno)
         }
         sqlite3_busy_handler(handle, sqliteBusyRetry, nil)
     }
@@ -42,7 +46,8 @@ public final class SQLiteDatabase {
         guard status == SQLITE_OK else {
             let message = error.map { String(cString: $0) } ?? "unknown error"
             sqlite3_free(error)
-            throw SQLiteError(code: status, message: message)
+            throw SQLiteError(code: status, message: message, extendedCode: sqlite3_extended_errcode(handle),
+                              systemErrno: sqlite3_system_errno(handle))
         }
     }
 
@@ -51,6 +56,31 @@ public final class SQLiteDatabase {
 
     /// The rowid of the last row inserted on this connection.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Whether the file this connection writes is no longer the one at `path` (removed with its
+    /// directory, or replaced). SQLite keeps writing to a removed file without complaint, and
+    /// all of it would be gone at the next start; `transaction` checks this before committing.
+    public var hasMoved: Bool {
+        var moved: Int32 = 0
+        let status = sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
+        return status == SQLITE_OK && moved != 0
+    }
+
+    /// Writes a consistent copy of the database to `target` (VACUUM INTO): how an owner
+    /// whose file was removed puts it back from the connection that still holds it open.
+    public func copy(to target: String) throws(SQLiteError) {
+        try run("VACUUM INTO ?", [.text(target)])
+    }
+
+    /// Copies the write-ahead log into the database; `truncating` also empties the log file,
+    /// giving its space back (on a full disk, the log is often what filled it). Returns the
+    /// log frames not copied (readers still using them).
+    @discardableResult
+    public func checkpoint(truncating: Bool) throws(SQLiteError) -> Int {
+        let rows = try query(truncating ? "PRAGMA wal_checkpoint(TRUNCATE)" : "PRAGMA wal_checkpoint(PASSIVE)")
+        guard let row = rows.first, row.count == 3, let logged = row[1].int, let copied = row[2].int else { return 0 }
+        return Int(max(0, logged - copied))
+    }
 
     /// How many statements this connection holds prepared (one per distinct SQL text).
     var preparedStatementCount: Int { statements.count }
@@ -69,6 +99,7 @@ public final class SQLiteDatabase {
     /// The connection's last error, naming the statement that raised it.
     func failure(_ status: Int32, sql: String) -> SQLiteError {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection"
-        return SQLiteError(code: status, message: "\(message) in: \(sql)")
+        return SQLiteError(code: status, message: "\(message) in: \(sql)", extendedCode: handle.map { sqlite3_extended_errcode($0) },
+                           systemErrno: handle.map { sqlite3_system_errno($0) } ?? 0)
     }
 }

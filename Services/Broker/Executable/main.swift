@@ -10,8 +10,8 @@ let spec = CommandLineSpec(
     summary: "the Locus message bus: XSUB/XPUB proxy with a last-value cache",
     usage: "locus-bus [--pub ENDPOINT] [--sub ENDPOINT] [options]",
     options: ServiceProgram.commonOptions + [
-        OptionSpec("--hwm", value: "N", help: "per-peer queue bound in messages; losses beyond it are counted", default: "100000"),
-        OptionSpec("--cache-capacity", value: "N", help: "most distinct topics kept in the last-value cache", default: "1000000"),
+        OptionSpec("--hwm", value: "N", help: "per-peer queue bound in messages; losses beyond it are counted", default: OptionDefault.text(BrokerConfiguration.defaults.highWaterMark)),
+        OptionSpec("--cache-capacity", value: "N", help: "most distinct topics kept in the last-value cache", default: OptionDefault.text(BrokerConfiguration.defaults.cacheCapacity)),
         OptionSpec("--replay-prefixes", value: "LIST", help: "comma-separated event topic prefixes kept for bus.replay (empty: no replay)",
                    default: ReplayRing.defaultPrefixes.joined(separator: ",")),
         OptionSpec("--replay-capacity", value: "N", help: "most event messages kept for bus.replay", default: "100000"),
@@ -20,7 +20,7 @@ let spec = CommandLineSpec(
         OptionSpec("--curve-secret", value: "FILE", help: "the bus's keypair file (locus keys gen): tcp endpoints use CURVE + ZAP"),
         OptionSpec("--state", value: "DIR", help: "directory for auth-state.json and replay-ring.log (authorization and the bus.replay ring survive restarts); without it authorization is kept in the user's state directory ($XDG_STATE_HOME/locus or ~/.local/state/locus) for the default bus, else beside the ipc endpoints"),
         OptionSpec("--grant-local", value: "LEVEL", help: "single-user host policy: decide requests from clients named by id (no --allow) at once, up to whenInUse or always"),
-        OptionSpec("--restart-grace", value: "SECONDS", help: "after a restart (saved ring found), wait this long before taking publishers' messages, so subscribers reconnect first", default: "0.5"),
+        OptionSpec("--restart-grace", value: "SECONDS", help: "after a restart (saved ring found), wait this long before taking publishers' messages, so subscribers reconnect first", default: OptionDefault.text(BrokerConfiguration.defaults.restartGraceSeconds)),
         OptionSpec("--local-pub", value: "ENDPOINT", help: "also bind this (ipc) publisher endpoint, NULL security, trusted local identity"),
         OptionSpec("--local-sub", value: "ENDPOINT", help: "also bind this (ipc) subscriber endpoint, NULL security, trusted local identity"),
     ],
@@ -42,14 +42,14 @@ if settings.stdio {
 
 var configuration = BrokerConfiguration(pubEndpoint: settings.endpoints.pub, subEndpoint: settings.endpoints.sub)
 do {
-    configuration.highWaterMark = Int32(try options.int("--hwm") ?? 100_000)
-    configuration.cacheCapacity = try options.int("--cache-capacity") ?? 1_000_000
+    configuration.highWaterMark = (try options.int("--hwm")).map { Int32(clamping: $0) } ?? configuration.highWaterMark
+    configuration.cacheCapacity = try options.int("--cache-capacity") ?? configuration.cacheCapacity
     if let list = options.string("--replay-prefixes") {
         configuration.replayPrefixes = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
     configuration.replayCapacity = try options.int("--replay-capacity") ?? ReplayRing.defaultCapacity
     configuration.replayMaxAgeSeconds = try options.double("--replay-seconds") ?? ReplayRing.defaultMaxAgeSeconds
-    configuration.restartGraceSeconds = try options.double("--restart-grace") ?? 0.5
+    configuration.restartGraceSeconds = try options.double("--restart-grace") ?? configuration.restartGraceSeconds
     guard configuration.restartGraceSeconds.isFinite, configuration.restartGraceSeconds >= 0 else {
         ServiceProgram.usageFailure("locus-bus", "--restart-grace must be ≥ 0")
     }

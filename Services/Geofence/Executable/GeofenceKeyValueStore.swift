@@ -24,6 +24,13 @@ final class GeofenceKeyValueStore: GeofencePersistence {
     private var mirror = GeofenceStateMirror()
 
     var keepsLastFixes: Bool { true }
+    var location: String { "the NATS key-value bucket \(Self.bucketName)" }
+
+    /// A small real write, confirmed: whether the cluster stores again after a failure.
+    func probe() throws {
+        try bucket.put("h.\(NATSKeyValueBucket.token(instance))", Array(String(Date().timeIntervalSince1970).utf8))
+        guard bucket.confirm(timeoutSeconds: 5) else { throw NATSError("the state bucket did not confirm a probe write") }
+    }
 
     /// Connects (retrying with back-off while the cluster is unreachable or refuses) and opens the bucket.
     init(settings: RuntimeSettings, log: ServiceLog) throws {

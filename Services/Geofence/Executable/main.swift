@@ -11,11 +11,11 @@ let spec = CommandLineSpec(
     usage: "locus-geofence [--db FILE] [options]",
     options: ServiceProgram.commonOptions + [
         OptionSpec("--db", value: "FILE", help: "SQLite database for regions and states (none: in memory only; on NATS, the LOCUS_GEOFENCE key-value bucket)"),
-        OptionSpec("--min-radius", value: "METRES", help: "smaller circles are widened to this", default: "100"),
-        OptionSpec("--max-radius", value: "METRES", help: "larger circles fail with radiusTooLarge", default: "100000"),
-        OptionSpec("--quota", value: "N", help: "regions per owner (20 reproduces Core Location)", default: "10000"),
-        OptionSpec("--debounce", value: "SECONDS", help: "fix time a new state must hold before it is reported", default: "10"),
-        OptionSpec("--confidence", value: "K", help: "a fix decides only when K × hacc metres from the boundary", default: "1"),
+        OptionSpec("--min-radius", value: "METRES", help: "smaller circles are widened to this", default: OptionDefault.text(GeofenceConfiguration().minimumRadiusMeters)),
+        OptionSpec("--max-radius", value: "METRES", help: "larger circles fail with radiusTooLarge", default: OptionDefault.text(GeofenceConfiguration().maximumRadiusMeters)),
+        OptionSpec("--quota", value: "N", help: "regions per owner (20 reproduces Core Location)", default: OptionDefault.text(GeofenceConfiguration().regionsPerOwner)),
+        OptionSpec("--debounce", value: "SECONDS", help: "fix time a new state must hold before it is reported", default: OptionDefault.text(GeofenceConfiguration().debounceSeconds)),
+        OptionSpec("--confidence", value: "K", help: "a fix decides only when K × hacc metres from the boundary", default: OptionDefault.text(GeofenceConfiguration().confidenceFactor)),
         OptionSpec("--default-authorization", value: "STATUS",
                    help: "status assumed for owners without auth.status (e.g. always, until an authorization service runs)"),
     ],
@@ -28,11 +28,11 @@ let settings = RuntimeSettings(service: "geofence", program: "locus-geofence", o
 
 var configuration = GeofenceConfiguration()
 do {
-    configuration.minimumRadiusMeters = try options.double("--min-radius") ?? 100
-    configuration.maximumRadiusMeters = try options.double("--max-radius") ?? 100_000
-    configuration.regionsPerOwner = try options.int("--quota") ?? 10_000
-    configuration.debounceSeconds = try options.double("--debounce") ?? 10
-    configuration.confidenceFactor = try options.double("--confidence") ?? 1
+    configuration.minimumRadiusMeters = try options.double("--min-radius") ?? configuration.minimumRadiusMeters
+    configuration.maximumRadiusMeters = try options.double("--max-radius") ?? configuration.maximumRadiusMeters
+    configuration.regionsPerOwner = try options.int("--quota") ?? configuration.regionsPerOwner
+    configuration.debounceSeconds = try options.double("--debounce") ?? configuration.debounceSeconds
+    configuration.confidenceFactor = try options.double("--confidence") ?? configuration.confidenceFactor
 } catch {
     ServiceProgram.usageFailure("locus-geofence", error.message)
 }

@@ -15,13 +15,12 @@ struct GeofenceCounters: Sendable, Equatable {
     var regionsFailed = 0
     var events = 0
     var eventsSuppressed = 0
-    var storageErrors = 0
 
     /// The counters that moved, by the names `health.geofence` reports.
     var values: [String: Int] {
         let all = [("fixes", fixes), ("quietFixes", quietFixes), ("commands", commands), ("ignored", ignored), ("staleFixes", staleFixes), ("lateFixes", lateFixes),
                    ("regionsAdded", regionsAdded), ("regionsRemoved", regionsRemoved), ("regionsFailed", regionsFailed),
-                   ("events", events), ("eventsSuppressed", eventsSuppressed), ("storageErrors", storageErrors)]
+                   ("events", events), ("eventsSuppressed", eventsSuppressed)]
         return Dictionary(uniqueKeysWithValues: all.filter { $0.1 != 0 })
     }
 }

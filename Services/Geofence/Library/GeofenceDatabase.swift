@@ -1,6 +1,7 @@
+import Foundation
 import LocusProtocol
 import LocusService
-import LocusStore
+public import LocusStore
 
 /// The geofence's durable state in SQLite (WAL): regions as clients defined them, and the
 /// committed state of each (device, region) pair, so a restarted service — even after
@@ -17,11 +18,22 @@ import LocusStore
 /// outside, so the table holds only inside states), the page cache holds a fleet's working set, and
 /// the log is folded back into the database every few thousand pages rather than every
 /// thousand, so a page rewritten by many commits is copied back once.
+///
+/// Every write failure is a `StorageFault` naming the file. A file removed while open (its
+/// directory deleted) is noticed at the next commit (`SQLiteDatabase.hasMoved`), and
+/// `repair()` writes it back from the open connection.
 public final class GeofenceDatabase: GeofencePersistence {
-    private let connection: SQLiteDatabase
+    private var connection: SQLiteDatabase
+    public let location: String
 
     public init(path: String) throws {
+        location = path
         connection = try SQLiteDatabase(path: path)
+        try Self.prepare(connection)
+        try migrateTracksTable()
+    }
+
+    private static func prepare(_ connection: SQLiteDatabase) throws(SQLiteError) {
         try connection.execute("""
             PRAGMA journal_mode=WAL;
             PRAGMA synchronous=NORMAL;
@@ -38,7 +50,46 @@ public final class GeofenceDatabase: GeofencePersistence {
             CREATE TABLE IF NOT EXISTS devices (device TEXT PRIMARY KEY, checked_through INTEGER NOT NULL) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS kept_messages (position INTEGER PRIMARY KEY, topic TEXT NOT NULL, body TEXT NOT NULL);
             """)
-        try migrateTracksTable()
+    }
+
+    /// Rewrites the database header's user version (unused otherwise): one page appended to
+    /// the log, so it fails as a real batch would on a full or read-only disk.
+    public func probe() throws {
+        do {
+            try connection.transaction { () throws(SQLiteError) in
+                let version = try connection.query("PRAGMA user_version").first?.first?.int ?? 0
+                try connection.execute("PRAGMA user_version = \(version)")
+            }
+        } catch {
+            throw StorageFault(error, path: location)
+        }
+    }
+
+    public func prepareRetry(after fault: StorageFault) throws {
+        if connection.hasMoved {
+            try restoreFile()
+        } else if fault.kind == .full {
+            // The log only grows until a checkpoint, and on a small disk it is what filled it:
+            // folded back and truncated, its space is free for the next commits.
+            do { try connection.checkpoint(truncating: true) } catch { throw StorageFault(error, path: location) }
+        }
+    }
+
+    /// After the directory was removed: creates it again, copies the database out of the open
+    /// connection (which still reads the removed file) and reopens it there.
+    private func restoreFile() throws {
+        try StateFiles.createDirectory(StateFiles.directory(of: location))
+        let copy = location + ".restore"
+        unlink(copy)
+        do { try connection.copy(to: copy) } catch { throw StorageFault(error, path: copy) }
+        guard rename(copy, location) == 0 else { throw StorageFault(errno: errno, path: location, operation: "rename") }
+        do {
+            let reopened = try SQLiteDatabase(path: location)
+            try Self.prepare(reopened)
+            connection = reopened
+        } catch {
+            throw StorageFault(error, path: location)
+        }
     }
 
     /// Databases written before `region_tracks` kept the same rows in `tracks`, keyed by
@@ -84,6 +135,10 @@ public final class GeofenceDatabase: GeofencePersistence {
     }
 
     public func apply(_ batch: PersistenceBatch) throws {
+        do { try write(batch) } catch { throw StorageFault(error, path: location) }
+    }
+
+    private func write(_ batch: PersistenceBatch) throws(SQLiteError) {
         try connection.transaction { () throws(SQLiteError) in
             for key in batch.regionDeletes {
                 try connection.run("DELETE FROM regions WHERE owner = ? AND id = ?", [.text(key.owner), .text(key.id)])

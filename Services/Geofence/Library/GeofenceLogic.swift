@@ -1,6 +1,7 @@
 public import LocusService
 public import LocusProtocol
 import LocusGeo
+import LocusStore
 
 /// Region monitoring as Core Location does it, for many devices at once: takes
 /// `region.cmd` commands, `auth.status.*` and `location.fused.*` fixes, and returns
@@ -8,8 +9,11 @@ import LocusGeo
 ///
 /// All timing uses fix time. State changes are written through `persistence` before the
 /// events they cause are returned for publishing: after each input, or — with
-/// `commitsOnFlush` — once per batch in `flush(now:)`, before the runtime releases the
-/// batch's messages.
+/// `commitsOnFlush` — once per batch in `flush(now:)`. Until then the logic keeps those
+/// messages itself (`unconfirmed`). Region commands commit before they are answered
+/// (`CommandGroup`); when the commit fails the regions' earlier state stays and the answer is
+/// `region.failed` with code `storage`. When fix work cannot be written, it and its events are held in memory,
+/// input is refused (`acceptsInput`) and `retryHeld` writes them once storage works again.
 public struct GeofenceLogic: ServiceLogic {
     public let configuration: GeofenceConfiguration
     public private(set) var store: RegionStore
@@ -24,16 +28,22 @@ public struct GeofenceLogic: ServiceLogic {
     private var deviceNumbers: [String: Int] = [:]
     var trackers: [DeviceTracker] = []
     var counters = GeofenceCounters()
-    private var storageProblem: String?
+    private var storage = StorageGuard()
+    /// Messages that report state not yet committed: published once it is.
+    private var unconfirmed: [Outbound] = []
+    private var commands = CommandGroup()
     var scratch: [Int] = []
     /// Per device number: what its late fixes said about each region so far (`LateCrossings`).
     var lateHistory: [Int: [Int: LateCrossings.Verdict]] = [:]
     private var gathered: [RegionEssentials] = []
     private var pending = PersistenceBatch()
-    /// Events kept with the state (`keepUntilConfirmed`) and not yet confirmed.
+    /// Set by `keepOutputUntilConfirmed`: region events are named here and kept with the state.
+    private var keptSource: String?
+    private var keptIDs = MessageIDGenerator()
+    /// Events kept with the state and not yet confirmed.
     private var keptOutstanding = false
     /// What an earlier run kept and never saw confirmed, until the runtime takes it.
-    private var unconfirmed: [KeptMessage] = []
+    private var unsentKept: [KeptMessage] = []
     /// The store keeps each device's last fix (`GeofencePersistence.keepsLastFixes`).
     private var keepsLastFixes = false
 
@@ -78,8 +88,8 @@ public struct GeofenceLogic: ServiceLogic {
             trackers[number].recovering = true
         }
         keepsLastFixes = persistence.keepsLastFixes
-        unconfirmed = snapshot.kept
-        keptOutstanding = !unconfirmed.isEmpty
+        unsentKept = snapshot.kept
+        keptOutstanding = !unsentKept.isEmpty
     }
 
     /// Every device seen, with what the service knows about it.
@@ -99,6 +109,12 @@ public struct GeofenceLogic: ServiceLogic {
 
     public mutating func receive(_ message: Message, topic: String, now: Double) -> [Outbound] {
         var out: [Outbound] = []
+        // Answers that depend on no commit (commands refused for lack of storage).
+        var direct: [Outbound] = []
+        switch message.body {
+        case .regionAdd, .regionRemove: break
+        default: closeCommands(into: &direct)
+        }
         switch message.body {
         case .location(let fix) where topic.hasPrefix(Topic.locationFusedPrefix):
             counters.fixes += 1
@@ -111,7 +127,7 @@ public struct GeofenceLogic: ServiceLogic {
             add(command, id: message.envelope.id, t: message.envelope.t, into: &out)
         case .regionRemove(let command) where topic == Topic.regionCmd:
             counters.commands += 1
-            remove(command, id: message.envelope.id, t: message.envelope.t, into: &out)
+            remove(command, id: message.envelope.id, t: message.envelope.t)
         case .regionListRequest(let command) where topic == Topic.regionCmd:
             counters.commands += 1
             let regions = store.regions(of: command.owner).map(\.region)
@@ -126,39 +142,84 @@ public struct GeofenceLogic: ServiceLogic {
         default:
             counters.ignored += 1
         }
-        if commitsOnFlush { return out }
-        return out + commit(t: message.envelope.t)
+        hold(out)
+        if commitsOnFlush { return direct }
+        closeCommands(into: &direct)
+        return direct + commit(t: message.envelope.t)
     }
 
     /// Ends the regions whose `expires` time has come (see `expire`): on the bus every
-    /// tick, in `--stdio` mode after every input (time is then the messages' own).
+    /// tick, in `--stdio` mode after every input (time is then the messages' own). The exits
+    /// and removals wait, like every message reporting state, until the removal is committed.
     public mutating func tick(now: Double) -> [Outbound] {
         guard store.nextExpiry <= now else { return [] }
+        var direct: [Outbound] = []
+        closeCommands(into: &direct)
         var out: [Outbound] = []
         for region in store.expired(by: now) { expire(region, now: now, into: &out) }
-        if commitsOnFlush { return out }
+        hold(out)
+        if commitsOnFlush { return direct }
+        return direct + commit(t: now)
+    }
+
+    /// Commits what the batch changed, in one transaction, and returns the batch's messages
+    /// for publishing; during a storage episode they stay held (`retryHeld` writes them).
+    public mutating func flush(now: Double) -> [Outbound] {
+        var out: [Outbound] = []
+        closeCommands(into: &out)
         return out + commit(t: now)
     }
 
-    /// Commits what the batch changed, in one transaction; the runtime publishes the
-    /// batch's messages after this returns.
-    public mutating func flush(now: Double) -> [Outbound] {
-        commit(t: now)
+    /// Writes what the batch changed before the runtime stops; one last try during an
+    /// episode. What still cannot be written was never published, so nothing reported is lost.
+    public mutating func finish(now: Double) -> [Outbound] {
+        if storage.isFailing { return retryHeld(now: .infinity) }
+        return flush(now: now)
     }
 
-    /// Writes what the batch changed before the runtime stops.
-    public mutating func finish(now: Double) -> [Outbound] {
-        commit(t: now)
+    /// False while state cannot be written: the runtime stops feeding fixes and commands.
+    public var acceptsInput: Bool { !storage.isFailing }
+
+    /// Writes the held state again when the back-off allows; once it is written the held
+    /// messages are released and input is taken again. The database gets ready first: its
+    /// log folded back on a full disk, its file put back after its directory was removed.
+    public mutating func retryHeld(now: Double) -> [Outbound] {
+        guard storage.isFailing, storage.isRetryDue(now: now), let persistence else { return [] }
+        do {
+            if let fault = storage.fault { try persistence.prepareRetry(after: fault) }
+            if pending.isEmpty { try persistence.probe() } else { try persistence.apply(pending) }
+        } catch {
+            _ = storage.failed(StorageFault.from(error, path: persistence.location), now: now, holding: "")
+            return []
+        }
+        pending.removeAll()
+        storage.succeeded()
+        return release()
     }
 
     /// Region events are kept with the state until the transport confirms them: a geofence
     /// killed after committing a crossing and before its event was stored sends the event
     /// at its next start instead of finding the crossing already done.
-    public mutating func keepUntilConfirmed(_ messages: [KeptMessage]) {
+    public mutating func keepOutputUntilConfirmed(source: String) {
         guard persistence != nil else { return }
-        for kept in messages where kept.topic.hasPrefix(Topic.regionEventPrefix) {
-            pending.kept.append(kept)
-            keptOutstanding = true
+        keptSource = source
+    }
+
+    /// Holds messages until their state is committed; region events to keep are named now
+    /// and written in that same commit.
+    private mutating func hold(_ out: [Outbound]) {
+        guard let source = keptSource else {
+            unconfirmed.append(contentsOf: out)
+            return
+        }
+        for var outbound in out {
+            if outbound.topic.hasPrefix(Topic.regionEventPrefix) {
+                let id = keptIDs.next()
+                outbound.id = id
+                pending.kept.append(KeptMessage(topic: outbound.topic, message: Message(body: outbound.body, id: id, t: outbound.t, src: source)))
+                keptOutstanding = true
+            }
+            unconfirmed.append(outbound)
         }
     }
 
@@ -169,20 +230,21 @@ public struct GeofenceLogic: ServiceLogic {
     }
 
     public mutating func takeUnconfirmedMessages() -> [KeptMessage] {
-        defer { unconfirmed = [] }
-        return unconfirmed
+        defer { unsentKept = [] }
+        return unsentKept
     }
 
     public var healthCounters: [String: Int] {
-        var values = counters.values
+        var values = counters.values.merging(storage.counters) { $1 }
         values["regions"] = store.count
         values["devices"] = trackers.count
+        if storage.isFailing { values["heldMessages"] = unconfirmed.count }
         return values
     }
 
-    public var healthState: HealthState { storageProblem == nil ? .ok : .degraded }
+    public var healthState: HealthState { storage.healthState }
 
-    public var healthDetail: [String: String]? { storageProblem.map { ["storage": $0] } }
+    public var healthDetail: [String: String]? { storage.isFailing ? storage.healthDetail : nil }
 
     // MARK: Commands
 
@@ -195,29 +257,42 @@ public struct GeofenceLogic: ServiceLogic {
             return
         }
         do {
+            let key = RegionKey(owner: owner, id: command.region.id)
+            let previous = store.region(key)
             let added = try store.add(command.region, owner: owner, at: t)
-            if added.changed {
-                pending.upsertRegion(PersistedRegion(owner: owner, region: command.region, generation: added.monitored.generation))
+            let answer = Outbound(topic: Topic.regionState(owner),
+                                  body: .regionAdded(RegionAdded(owner: owner, region: command.region, re: id,
+                                                                 effectiveRadius: added.monitored.effectiveRadiusMeters)),
+                                  t: t)
+            guard added.changed else {
+                counters.regionsAdded += 1
+                out.append(answer)  // the stored region is this one already
+                return
             }
-            counters.regionsAdded += 1
-            out.append(Outbound(topic: Topic.regionState(owner),
-                                body: .regionAdded(RegionAdded(owner: owner, region: command.region, re: id,
-                                                               effectiveRadius: added.monitored.effectiveRadiusMeters)),
-                                t: t))
+            let before = pending
+            pending.upsertRegion(PersistedRegion(owner: owner, region: command.region, generation: added.monitored.generation))
+            let failure = RegionFailed(owner: owner, regionId: command.region.id, code: .storage, message: "region not saved", re: id)
+            let undo: CommandGroup.Undo = previous.map { .restore($0) } ?? .remove(key)
+            commands.append(.init(undo: undo, answer: answer, failure: failure, t: t), pendingBefore: before)
         } catch {
             fail(owner: owner, regionId: command.region.id, error, re: id, t: t, into: &out)
         }
     }
 
-    private mutating func remove(_ command: RegionRemove, id: String, t: Double, into out: inout [Outbound]) {
+    private mutating func remove(_ command: RegionRemove, id: String, t: Double) {
         let key = RegionKey(owner: command.owner, id: command.regionId)
-        if store.remove(key) != nil {
-            pending.deleteRegion(key)
-            counters.regionsRemoved += 1
-        }
         // Removing an absent region succeeds too, so a client can retry safely.
-        out.append(Outbound(topic: Topic.regionState(command.owner),
-                            body: .regionRemoved(RegionRemoved(owner: command.owner, regionId: command.regionId, re: id)), t: t))
+        let answer = Outbound(topic: Topic.regionState(command.owner),
+                              body: .regionRemoved(RegionRemoved(owner: command.owner, regionId: command.regionId, re: id)), t: t)
+        guard let removed = store.remove(key) else {
+            unconfirmed.append(answer)
+            return
+        }
+        let before = pending
+        pending.deleteRegion(key)
+        // Taken back, the region returns to the slot it had, so its devices' tracks stay valid.
+        let failure = RegionFailed(owner: command.owner, regionId: command.regionId, code: .storage, message: "removal not saved", re: id)
+        commands.append(.init(undo: .restore(removed), answer: answer, failure: failure, t: t), pendingBefore: before)
     }
 
     /// At its `expires` time a region sends one `exit` (cause `expired`) to every device
@@ -525,20 +600,72 @@ public struct GeofenceLogic: ServiceLogic {
 
     // MARK: Durability
 
-    /// Writes what changed since the last commit; returns an error report if that failed.
+    /// Commits the open command group with everything pending before it; its answers then
+    /// join the messages to release. If that fails (or an episode is going on) every command
+    /// of the group is taken back and answered `region.failed` (`storage`) in `direct`, and
+    /// the writes pending before the group stay held.
+    private mutating func closeCommands(into direct: inout [Outbound]) {
+        guard !commands.isEmpty else { return }
+        let (base, entries) = commands.take()
+        var fault = storage.fault
+        if fault == nil, let persistence {
+            do { try persistence.apply(pending) } catch {
+                fault = StorageFault.from(error, path: persistence.location)
+                startEpisode(fault!, t: entries[0].t, into: &direct)
+            }
+        }
+        guard let fault else {
+            pending.removeAll()
+            for entry in entries {
+                if case .regionAdded = entry.answer.body { counters.regionsAdded += 1 } else { counters.regionsRemoved += 1 }
+                unconfirmed.append(entry.answer)
+            }
+            return
+        }
+        pending = base ?? PersistenceBatch()
+        for entry in entries.reversed() {
+            switch entry.undo {
+            case .remove(let key): store.remove(key)
+            case .restore(let region): store.restore(region)
+            }
+        }
+        for entry in entries {
+            var failure = entry.failure
+            failure.message += ": \(fault)"
+            counters.regionsFailed += 1
+            direct.append(Outbound(topic: Topic.regionState(failure.owner), body: .regionFailed(failure), t: entry.t))
+        }
+    }
+
+    /// Writes what changed since the last commit and releases the messages waiting for it;
+    /// on failure keeps both, starts an episode and returns its report.
     private mutating func commit(t: Double) -> [Outbound] {
-        guard !pending.isEmpty else { return [] }
-        defer { pending.removeAll() }
-        guard let persistence else { return [] }
+        if storage.isFailing { return [] }
+        guard !pending.isEmpty, let persistence else {
+            pending.removeAll()
+            return release()
+        }
         do {
             try persistence.apply(pending)
-            storageProblem = nil
-            return []
         } catch {
-            counters.storageErrors += 1
-            storageProblem = "\(error)"
-            let report = ErrorReport(code: "storage", message: "could not save state: \(error)")
-            return [Outbound(topic: Topic.error("geofence"), body: .error(report), t: t)]
+            var report: [Outbound] = []
+            startEpisode(StorageFault.from(error, path: persistence.location), t: t, into: &report)
+            return report
         }
+        pending.removeAll()
+        return release()
+    }
+
+    private mutating func startEpisode(_ fault: StorageFault, t: Double, into out: inout [Outbound]) {
+        if let report = storage.failed(fault, now: nil, holding: "holding fixes, commands and events") {
+            out.append(Outbound(topic: Topic.error("geofence"), body: .error(report), t: t))
+        }
+    }
+
+    /// The messages whose state is committed now.
+    private mutating func release() -> [Outbound] {
+        guard !unconfirmed.isEmpty else { return [] }
+        defer { unconfirmed.removeAll(keepingCapacity: true) }
+        return unconfirmed
     }
 }

@@ -1,5 +1,6 @@
 public import LocusProtocol
 public import LocusService
+public import LocusStore
 
 /// Durable state in the form the database keeps it.
 public struct PersistedTrack: Sendable, Equatable {
@@ -109,12 +110,25 @@ public struct PersistedSnapshot: Sendable, Equatable {
 /// in-memory stand-in in tests.
 public protocol GeofencePersistence: AnyObject {
     func load() throws -> PersistedSnapshot
+    /// Applies `batch` atomically; a failure (a `StorageFault` for a real file) leaves the
+    /// stored state as it was.
     func apply(_ batch: PersistenceBatch) throws
     /// True for a store that keeps each device's last fix (`PersistenceBatch.lastFixes`),
     /// so a geofence started elsewhere knows which re-delivered fixes it has already seen.
     var keepsLastFixes: Bool { get }
+    /// Where the state lives, for reports ("memory" for a stand-in).
+    var location: String { get }
+    /// A small real write, to learn whether storage works again when nothing is pending.
+    func probe() throws
+    /// Gets ready to write again after `fault`: on a full disk gives back the space the
+    /// write-ahead log holds, after the directory was removed puts the state back from what
+    /// the open connection still holds.
+    func prepareRetry(after fault: StorageFault) throws
 }
 
 extension GeofencePersistence {
     public var keepsLastFixes: Bool { false }
+    public var location: String { "memory" }
+    public func probe() throws { try apply(PersistenceBatch()) }
+    public func prepareRetry(after fault: StorageFault) throws {}
 }

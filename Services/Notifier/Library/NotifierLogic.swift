@@ -9,20 +9,38 @@ public import LocusStore
 /// back out of `tick` and `finish` as `notify.<sink>` messages.
 public struct NotifierLogic: ServiceLogic {
     public static let service = "notifier"
-    public static let baseSubscriptions = [Topic.regionEventPrefix, Topic.visitPrefix, Topic.authStatusPrefix,
-                                           Topic.locationFusedPrefix, Topic.notifyRequest]
-    /// The base topics, plus the replay marker's when the notifier catches up after restarts.
+    public static let baseSubscriptions = [Topic.regionEventPrefix, Topic.visitPrefix, Topic.authStatusPrefix, Topic.notifyRequest]
+    /// The base topics, the fused fixes of the devices that have a destination (no other
+    /// device's fixes are wanted: a fleet's would cost the bus a delivery and this service a
+    /// decode per fix), plus the replay marker's when the notifier catches up after restarts.
     public var subscriptions: [String] {
-        Self.baseSubscriptions + (replayGate.map { [$0.markerTopic] } ?? [])
+        Self.baseSubscriptions + routing.destinations.keys.sorted().map(Topic.locationFused) + (replayGate.map { [$0.markerTopic] } ?? [])
     }
+    /// Moves whenever the set of devices with a destination changes (see `subscriptions`).
+    public private(set) var subscriptionsVersion = 0
 
     private let configuration: NotifierConfiguration
     private let outbox: Outbox
     private let delivery: DeliveryService?
-    private var cooldown: Cooldown
-    private var merger: BurstMerger
-    private var destinations: [String: Destination] = [:]
-    private var authorizations: [String: AuthStatus] = [:]
+    /// What routing changes in memory, kept as one value so an event whose commit failed
+    /// can be routed again later from exactly the state it first met.
+    private struct Routing {
+        var cooldown: Cooldown
+        var merger: BurstMerger
+        var destinations: [String: Destination] = [:]
+        var authorizations: [String: AuthStatus] = [:]
+    }
+    private var routing: Routing {
+        didSet {
+            if routing.destinations.count != oldValue.destinations.count || routing.destinations.keys != oldValue.destinations.keys {
+                subscriptionsVersion += 1
+            }
+        }
+    }
+    private var storage = StorageGuard()
+    /// Events whose commit failed, oldest first, with the time they were received: routed
+    /// again, in order, once the outbox can be written (input is refused meanwhile).
+    private var held: [(message: Message, topic: String, now: Double)] = []
     private var counts: [String: Int] = [:]
     /// Present when `configuration.replay` is set (bus mode).
     private var replayGate: ReplayGate?
@@ -37,10 +55,10 @@ public struct NotifierLogic: ServiceLogic {
         self.outbox = outbox
         self.delivery = delivery
         replayGate = configuration.replay.map(ReplayGate.init(settings:))
-        cooldown = Cooldown(windowSeconds: configuration.cooldownSeconds)
-        merger = BurstMerger(windowSeconds: configuration.mergeWindowSeconds)
+        routing = Routing(cooldown: Cooldown(windowSeconds: configuration.cooldownSeconds),
+                          merger: BurstMerger(windowSeconds: configuration.mergeWindowSeconds))
         for (device, json) in try outbox.loadDestinations() {
-            if let destination = Destination.decode(json) { destinations[device] = destination }
+            if let destination = Destination.decode(json) { routing.destinations[device] = destination }
         }
         for name in delivery?.sinkNames ?? [] { try outbox.register(sink: name) }
         delivery?.watchLog(of: outbox)
@@ -71,22 +89,70 @@ public struct NotifierLogic: ServiceLogic {
     }
 
     /// One event's writes (seen id, replay point, notification) are one transaction, so one
-    /// commit; the stored notifications go to the sinks once it is committed.
+    /// commit; the stored notifications go to the sinks once it is committed. When the
+    /// commit fails the event is held with everything after it (see `retryHeld`).
     private mutating func handle(_ message: Message, topic: String, now: Double) -> [Outbound] {
+        if storage.isFailing {
+            held.append((message, topic, now))
+            return []
+        }
         var output: [Outbound] = []
-        if case .location = message.body {
-            route(message, topic: topic, now: now, output: &output)
-        } else {
-            let outbox = self.outbox
-            do {
-                try outbox.transaction { () throws(SQLiteError) in route(message, topic: topic, now: now, output: &output) }
-            } catch {
-                stored.removeAll()
-                output.append(reject("outboxFailed", "cannot commit event \(message.envelope.id): \(error)", topic: topic,
-                                     ref: message.envelope.id, t: message.envelope.t))
+        if let fault = attempt(message, topic: topic, now: now, output: &output) {
+            held.append((message, topic, now))
+            if let report = storage.failed(fault, now: nil, holding: "holding events") {
+                output.append(Outbound(topic: Topic.error(Self.service), body: .error(report), t: message.envelope.t))
             }
         }
+        return output
+    }
+
+    /// Routes one message in one transaction; on failure nothing of it stays (writes rolled
+    /// back, routing state as before, its output dropped) and the fault is returned.
+    private mutating func attempt(_ message: Message, topic: String, now: Double, output: inout [Outbound]) -> StorageFault? {
+        var routed: [Outbound] = []
+        if case .location(let location) = message.body, routing.destinations[location.device] == nil {
+            // A fix for a device without a destination writes nothing: no transaction.
+            try? route(message, topic: topic, now: now, output: &routed)
+            output += routed
+            return nil
+        }
+        let saved = routing
+        let outbox = self.outbox
+        do {
+            try outbox.transaction { () throws(SQLiteError) in try route(message, topic: topic, now: now, output: &routed) }
+        } catch {
+            routing = saved
+            stored.removeAll()
+            return StorageFault(error, path: outbox.path)
+        }
+        output += routed
         dispatchStored(output: &output)
+        return nil
+    }
+
+    /// False while the outbox cannot be written: the runtime stops feeding events.
+    public var acceptsInput: Bool { !storage.isFailing }
+
+    /// Routes the held events again, oldest first, once the back-off allows; stops at the
+    /// first that still fails. When none is left the episode ends and input resumes.
+    public mutating func retryHeld(now: Double) -> [Outbound] {
+        guard storage.isFailing, storage.isRetryDue(now: now) else { return [] }
+        var output: [Outbound] = []
+        do { try outbox.prepareRetry(after: storage.fault!) } catch {
+            _ = storage.failed(StorageFault.from(error, path: outbox.path), now: now, holding: "")
+            return []
+        }
+        var done = 0
+        while done < held.count {
+            let entry = held[done]
+            if let fault = attempt(entry.message, topic: entry.topic, now: entry.now, output: &output) {
+                _ = storage.failed(fault, now: now, holding: "")
+                break
+            }
+            done += 1
+        }
+        held.removeFirst(done)
+        if held.isEmpty { storage.succeeded() }
         return output
     }
 
@@ -99,37 +165,38 @@ public struct NotifierLogic: ServiceLogic {
         for (seq, record) in stored { output += delivery.dispatch(record, seq: seq, outbox: outbox) }
     }
 
-    private mutating func route(_ message: Message, topic: String, now: Double, output: inout [Outbound]) {
+    private mutating func route(_ message: Message, topic: String, now: Double, output: inout [Outbound]) throws(SQLiteError) {
         let id = message.envelope.id
         let t = message.envelope.t
         switch message.body {
         case .regionEvent(let event) where topic.hasPrefix(Topic.regionEventPrefix):
-            guard firstSighting(id, t: t, topic: topic, now: now, output: &output) else { return }
-            regionEvent(event, id: id, t: t, output: &output)
+            guard try firstSighting(id, t: t, topic: topic, now: now, output: &output) else { return }
+            try regionEvent(event, id: id, t: t, output: &output)
         case .visit(let visit) where topic.hasPrefix(Topic.visitPrefix):
-            guard firstSighting(id, t: t, topic: topic, now: now, output: &output) else { return }
+            guard try firstSighting(id, t: t, topic: topic, now: now, output: &output) else { return }
             let kind: NotificationKind = visit.departure == nil ? .visitArrival : .visitDeparture
             let time = visit.departure ?? visit.arrival
             let values = ["device": visit.device, "time": Self.timeText(time)]
-            store(make(kind, id: "n-\(id)", ref: id, t: t, values: values, device: visit.device,
+            try store(make(kind, id: "n-\(id)", ref: id, t: t, values: values, device: visit.device,
                        lat: visit.lat, lon: visit.lon, accuracy: visit.hacc), cooldownKey: nil, output: &output)
         case .authStatus(let status) where topic.hasPrefix(Topic.authStatusPrefix):
-            guard firstSighting(id, t: t, topic: topic, now: now, output: &output) else { return }
-            let previous = authorizations.updateValue(status, forKey: status.client)
+            guard try firstSighting(id, t: t, topic: topic, now: now, output: &output) else { return }
+            let previous = routing.authorizations.updateValue(status, forKey: status.client)
             guard let previous, previous.status != status.status || previous.accuracy != status.accuracy else { return }
             let values = ["client": status.client, "status": status.status.rawValue, "accuracy": status.accuracy.rawValue,
                           "time": Self.timeText(t)]
-            store(make(.authorization, id: "n-\(id)", ref: id, t: t, values: values, device: status.client),
+            try store(make(.authorization, id: "n-\(id)", ref: id, t: t, values: values, device: status.client),
                   cooldownKey: nil, output: &output)
         case .location(let location) where topic.hasPrefix(Topic.locationFusedPrefix):
-            destinationProgress(location, id: id, t: t, output: &output)
+            try destinationProgress(location, id: id, t: t, output: &output)
         case .other(let type, let fields) where topic == Topic.notifyRequest:
-            guard firstSighting(id, t: t, topic: topic, now: now, output: &output) else { return }
-            do {
-                request(try NotifyRequest(type: type, fields: fields), id: id, t: t, output: &output)
-            } catch {
+            guard try firstSighting(id, t: t, topic: topic, now: now, output: &output) else { return }
+            let parsed: NotifyRequest
+            do { parsed = try NotifyRequest(type: type, fields: fields) } catch {
                 output.append(reject("invalidRequest", error.message, topic: topic, ref: id, t: t))
+                return
             }
+            try request(parsed, id: id, t: t, output: &output)
         default:
             output.append(reject("unexpectedType", "'\(message.body.type)' is not handled on \(topic)", topic: topic, ref: id, t: t))
         }
@@ -137,7 +204,7 @@ public struct NotifierLogic: ServiceLogic {
 
     public mutating func tick(now: Double) -> [Outbound] {
         var output = replayTick(now: now)
-        for burst in merger.due(now: now) { flush(burst, output: &output) }
+        flushBursts(now: now, output: &output)
         dispatchStored(output: &output)
         delivery?.wake()
         return output + (delivery?.takeReports() ?? [])
@@ -145,7 +212,8 @@ public struct NotifierLogic: ServiceLogic {
 
     public mutating func finish(now: Double) -> [Outbound] {
         var output: [Outbound] = []
-        for burst in merger.due(now: nil) { flush(burst, output: &output) }
+        if storage.isFailing { output += retryHeld(now: .infinity) }
+        flushBursts(now: nil, output: &output)
         dispatchStored(output: &output)
         if let delivery {
             if !delivery.drain(timeoutSeconds: configuration.drainTimeoutSeconds) {
@@ -156,6 +224,28 @@ public struct NotifierLogic: ServiceLogic {
             output += delivery.takeReports()
         }
         return output
+    }
+
+    /// Stores the merged entries that are due (nil: all of them), in one transaction; when it
+    /// fails they stay in the merger for a later tick.
+    private mutating func flushBursts(now: Double?, output: inout [Outbound]) {
+        guard !storage.isFailing, routing.merger.isEnabled else { return }
+        let saved = routing
+        var stored: [Outbound] = []
+        let outbox = self.outbox
+        do {
+            try outbox.transaction { () throws(SQLiteError) in
+                for burst in routing.merger.due(now: now) { try flush(burst, output: &stored) }
+            }
+        } catch {
+            routing = saved
+            self.stored.removeAll()
+            if let report = storage.failed(StorageFault(error, path: outbox.path), now: nil, holding: "holding events") {
+                output.append(Outbound(topic: Topic.error(Self.service), body: .error(report), t: now ?? 0))
+            }
+            return
+        }
+        output += stored
     }
 
     /// Sends the replay request on the first tick, repeats it while its marker is overdue,
@@ -194,20 +284,23 @@ public struct NotifierLogic: ServiceLogic {
     /// The notifier's counts, the sinks' deliveries, and each sink's outbox backlog as
     /// `backlog.<sink>` (a level, not a count: what the sink has still to deliver).
     public var healthCounters: [String: Int] {
-        var all = counts.merging(delivery?.counters ?? [:]) { $0 + $1 }
+        var values = counts.merging(delivery?.counters ?? [:]) { $0 + $1 }.merging(storage.counters) { $1 }
+        if storage.isFailing { values["heldEvents"] = held.count }
         for sink in delivery?.sinkNames ?? [] {
-            if let backlog = try? outbox.backlog(for: sink) { all["backlog." + sink] = backlog }
+            if let backlog = try? outbox.backlog(for: sink) { values["backlog." + sink] = backlog }
         }
-        return all
+        return values
     }
 
     public var healthState: HealthState {
-        (delivery?.counters["sinkErrors"] ?? 0) > 0 ? .degraded : .ok
+        storage.isFailing || (delivery?.counters["sinkErrors"] ?? 0) > 0 ? .degraded : .ok
     }
+
+    public var healthDetail: [String: String]? { storage.isFailing ? storage.healthDetail : nil }
 
     // MARK: events
 
-    private mutating func regionEvent(_ event: RegionEvent, id: String, t: Double, output: inout [Outbound]) {
+    private mutating func regionEvent(_ event: RegionEvent, id: String, t: Double, output: inout [Outbound]) throws(SQLiteError) {
         let kind: NotificationKind
         switch event.event {
         case .enter: kind = .enter
@@ -223,12 +316,12 @@ public struct NotifierLogic: ServiceLogic {
         }
         let summary = RegionEventSummary(owner: event.owner, regionId: event.regionId, device: event.device, kind: kind, t: t,
                                          lat: event.location.lat, lon: event.location.lon, hacc: event.location.hacc)
-        if kind == .enter && merger.isEnabled {
-            merger.add(.init(eventID: id, event: summary), device: event.device, t: t)
-            for burst in merger.due(now: t) { flush(burst, output: &output) }
+        if kind == .enter && routing.merger.isEnabled {
+            routing.merger.add(.init(eventID: id, event: summary), device: event.device, t: t)
+            for burst in routing.merger.due(now: t) { try flush(burst, output: &output) }
             return
         }
-        store(single(summary, eventID: id), cooldownKey: "\(event.owner)/\(event.regionId)/\(event.device)/\(kind.rawValue)", output: &output)
+        try store(single(summary, eventID: id), cooldownKey: "\(event.owner)/\(event.regionId)/\(event.device)/\(kind.rawValue)", output: &output)
     }
 
     private func single(_ event: RegionEventSummary, eventID: String) -> NotificationRecord {
@@ -240,11 +333,11 @@ public struct NotifierLogic: ServiceLogic {
         return record
     }
 
-    private mutating func flush(_ burst: [BurstMerger.Entry], output: inout [Outbound]) {
+    private mutating func flush(_ burst: [BurstMerger.Entry], output: inout [Outbound]) throws(SQLiteError) {
         guard let first = burst.first else { return }
         if burst.count == 1 {
             let event = first.event
-            store(single(event, eventID: first.eventID),
+            try store(single(event, eventID: first.eventID),
                   cooldownKey: "\(event.owner)/\(event.regionId)/\(event.device)/enter", output: &output)
             return
         }
@@ -255,11 +348,11 @@ public struct NotifierLogic: ServiceLogic {
                           device: first.event.device, lat: burst.last!.event.lat, lon: burst.last!.event.lon, accuracy: burst.last!.event.hacc)
         record.regions = regions
         count("merged", by: burst.count - 1)
-        store(record, cooldownKey: nil, output: &output)
+        try store(record, cooldownKey: nil, output: &output)
     }
 
-    private mutating func destinationProgress(_ location: Location, id: String, t: Double, output: inout [Outbound]) {
-        guard var destination = destinations[location.device] else { return }
+    private mutating func destinationProgress(_ location: Location, id: String, t: Double, output: inout [Outbound]) throws(SQLiteError) {
+        guard var destination = routing.destinations[location.device] else { return }
         let progress = destination.update(lat: location.lat, lon: location.lon)
         switch progress {
         case .none:
@@ -269,34 +362,34 @@ public struct NotifierLogic: ServiceLogic {
             var record = make(.destinationProgress, id: "n-\(destination.id)-step-\(bucket)", ref: id, t: t, values: values,
                               device: location.device, lat: location.lat, lon: location.lon, accuracy: location.hacc)
             record.distanceMeters = distance.rounded()
-            store(record, cooldownKey: nil, output: &output)
-            destinations[location.device] = destination
-            persist(destination, device: location.device, output: &output, t: t)
+            try store(record, cooldownKey: nil, output: &output)
+            routing.destinations[location.device] = destination
+            try persist(destination, device: location.device, t: t)
         case .arrived(let distance):
             let values = ["distance": String(Int(distance.rounded())), "device": location.device, "time": Self.timeText(t)]
             var record = make(.destinationArrival, id: "n-\(destination.id)-arrival", ref: id, t: t, values: values,
                               device: location.device, lat: location.lat, lon: location.lon, accuracy: location.hacc)
             record.distanceMeters = distance.rounded()
-            store(record, cooldownKey: nil, output: &output)
-            destinations[location.device] = nil
-            persist(nil, device: location.device, output: &output, t: t)
+            try store(record, cooldownKey: nil, output: &output)
+            routing.destinations[location.device] = nil
+            try persist(nil, device: location.device, t: t)
         }
     }
 
-    private mutating func request(_ request: NotifyRequest, id: String, t: Double, output: inout [Outbound]) {
+    private mutating func request(_ request: NotifyRequest, id: String, t: Double, output: inout [Outbound]) throws(SQLiteError) {
         switch request {
         case let .notify(title, body, device):
             let values = ["title": title, "body": body, "device": device ?? "", "time": Self.timeText(t)]
-            store(make(.request, id: "n-\(id)", ref: id, t: t, values: values, device: device), cooldownKey: nil, output: &output)
+            try store(make(.request, id: "n-\(id)", ref: id, t: t, values: values, device: device), cooldownKey: nil, output: &output)
         case let .setDestination(device, lat, lon, radius, step):
             let destination = Destination(id: id, device: device, lat: lat, lon: lon,
                                           radiusMeters: radius ?? configuration.arrivalRadiusMeters,
                                           stepMeters: step ?? configuration.progressStepMeters, lastBucket: nil)
-            destinations[device] = destination
-            persist(destination, device: device, output: &output, t: t)
+            routing.destinations[device] = destination
+            try persist(destination, device: device, t: t)
         case .clearDestination(let device):
-            destinations[device] = nil
-            persist(nil, device: device, output: &output, t: t)
+            routing.destinations[device] = nil
+            try persist(nil, device: device, t: t)
         }
     }
 
@@ -304,22 +397,18 @@ public struct NotifierLogic: ServiceLogic {
 
     /// Records the event id; a repeat (also one from before a restart) yields nothing. An
     /// event on a replayed topic also moves the replay point to `now`.
-    private mutating func firstSighting(_ id: String, t: Double, topic: String, now: Double, output: inout [Outbound]) -> Bool {
-        do {
-            if try outbox.markSeen(eventID: id, t: t) {
-                if let gate = replayGate, gate.isEvent(topic) { try outbox.noteEventReceived(at: now) }
-                return true
-            }
-            count("duplicates")
-            return false
-        } catch {
-            output.append(reject("outboxFailed", "cannot record event \(id): \(error)", topic: nil, ref: id, t: t))
-            return false
+    private mutating func firstSighting(_ id: String, t: Double, topic: String, now: Double,
+                                        output: inout [Outbound]) throws(SQLiteError) -> Bool {
+        if try outbox.markSeen(eventID: id, t: t) {
+            if let gate = replayGate, gate.isEvent(topic) { try outbox.noteEventReceived(at: now) }
+            return true
         }
+        count("duplicates")
+        return false
     }
 
-    private mutating func store(_ record: NotificationRecord, cooldownKey: String?, output: inout [Outbound]) {
-        if let cooldownKey, !cooldown.allow(cooldownKey, t: record.t) {
+    private mutating func store(_ record: NotificationRecord, cooldownKey: String?, output: inout [Outbound]) throws(SQLiteError) {
+        if let cooldownKey, !routing.cooldown.allow(cooldownKey, t: record.t) {
             count("suppressed")
             for sink in delivery?.sinkNames ?? [] {
                 let body = LocusProtocol.Notification(ref: record.ref, title: record.title, body: record.body, sink: sink, status: .suppressed)
@@ -327,25 +416,19 @@ public struct NotifierLogic: ServiceLogic {
             }
             return
         }
-        do {
-            // Only a stored notification wakes the sinks: waking them for every message (a
-            // thousand fused fixes a second) made each sink thread query the outbox each time,
-            // contending for the database with this thread.
-            if let seq = try outbox.store(record) {
-                count("notifications")
-                stored.append((seq, record))
-            } else {
-                count("duplicates")
-            }
-        } catch {
-            output.append(reject("outboxFailed", "cannot store notification \(record.id): \(error)", topic: nil, ref: record.ref, t: record.t))
+        // Only a stored notification wakes the sinks: waking them for every message (a
+        // thousand fused fixes a second) made each sink thread query the outbox each time,
+        // contending for the database with this thread.
+        if let seq = try outbox.store(record) {
+            count("notifications")
+            stored.append((seq, record))
+        } else {
+            count("duplicates")
         }
     }
 
-    private mutating func persist(_ destination: Destination?, device: String, output: inout [Outbound], t: Double) {
-        do { try outbox.saveDestination(device: device, json: destination?.json()) } catch {
-            output.append(reject("outboxFailed", "cannot store the destination of \(device): \(error)", topic: nil, ref: nil, t: t))
-        }
+    private mutating func persist(_ destination: Destination?, device: String, t: Double) throws(SQLiteError) {
+        try outbox.saveDestination(device: device, json: destination?.json())
     }
 
     private func make(_ kind: NotificationKind, id: String, ref: String, t: Double, values: [String: String], device: String?,

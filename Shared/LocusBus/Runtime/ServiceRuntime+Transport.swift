@@ -7,7 +7,9 @@ import LocusService
 /// injectors as the ZeroMQ loop, but through a `BusTransport` (docs/nats.md). After each
 /// batch the transport commits: what the batch published is confirmed by the servers
 /// before its inputs are acknowledged, so a durable consumer never moves past work that
-/// was not done.
+/// was not done. While the logic holds input back (a storage fault) nothing is drained and
+/// nothing is acknowledged: inputs already drained wait in order, the rest stay with the
+/// servers, and a service stopped or killed meanwhile gets them all again.
 extension ServiceRuntime {
     func runOnTransport() throws -> Int32 {
         let endpoint: NATSEndpoint
@@ -23,6 +25,7 @@ extension ServiceRuntime {
         log.info("started: on \(transport.description)" + (subscribed.isEmpty ? "" : ", subscribed to \(subscribed.joined(separator: " "))")
                  + (settings.partition.map { ", partition \($0)" } ?? ""))
         ServiceProgram.notifyReady()
+        logic.keepOutputUntilConfirmed(source: settings.source)
         sendUnconfirmed(transport)
 
         var poller = Poller()
@@ -38,32 +41,56 @@ extension ServiceRuntime {
         var nextTick = now() + settings.tickIntervalSeconds
         var nextHealth = now()
         var stopping = false
+        // Drained while the logic held input back: handled first, in order, once it accepts again.
+        var parked: [TransportInput] = []
+        // Acknowledge only when everything drained was handled and the logic holds nothing back.
+        let settled = { [self] in parked.isEmpty && logic.acceptsInput }
+        let handle = { [self] (input: TransportInput, time: Double) -> [Outbound] in
+            switch input {
+            case let .message(topic, message): deliver(message, topic: topic, now: time)
+            case let .rejected(topic, error): reject(error, topic: topic, now: time)
+            }
+        }
         while !stopping {
             let current = now()
+            let wasSettled = settled()
+            var reading = holdBack(now: current, emit: emit)
+            if reading && !parked.isEmpty {
+                batch(now: current, on: transport, settled: settled) { held in
+                    var position = 0
+                    while position < parked.count && logic.acceptsInput {
+                        held(handle(parked[position], current))
+                        position += 1
+                    }
+                    parked.removeFirst(position)
+                }
+                reading = settled()
+            }
+            // What was held and has now been written is acknowledged with everything before it.
+            if reading && !wasSettled { commit(transport) }
+            poller.watch(inputIndex, reading)
             if current >= nextHealth {
                 emit(transportHealth(now: current, transport: transport))
                 nextHealth = current + settings.healthIntervalSeconds
             }
             if current >= nextTick {
-                batch(now: current, on: transport) { held in held(logic.tick(now: current)) }
+                batch(now: current, on: transport, settled: settled) { held in held(logic.tick(now: current)) }
                 nextTick = current + settings.tickIntervalSeconds
             }
-            let timeout = max(1, Int((min(nextTick, nextHealth) - current) * 1000))
+            let wake = reading ? min(nextTick, nextHealth) : min(nextTick, nextHealth, current + Self.retryIntervalSeconds)
+            let timeout = max(1, Int((wake - current) * 1000))
             let readable = try poller.poll(timeoutMilliseconds: timeout)
             if readable[inputIndex] {
-                batch(now: now(), on: transport) { held in
+                batch(now: now(), on: transport, settled: settled) { held in
                     transport.drain(upTo: Self.maximumBatch) { input in
-                        switch input {
-                        case let .message(topic, message): held(deliver(message, topic: topic, now: now()))
-                        case let .rejected(topic, error): held(reject(error, topic: topic, now: now()))
-                        }
+                        if parked.isEmpty && logic.acceptsInput { held(handle(input, now())) } else { parked.append(input) }
                     }
                 }
             }
             if injectorBase >= 0 {
                 for (offset, injector) in injectors.enumerated() where readable[injectorBase + offset] {
                     let time = now()
-                    batch(now: time, on: transport) { held in
+                    batch(now: time, on: transport, settled: settled) { held in
                         if take(injector.drain(), now: time, emit: { held([$0]) }) { stopping = true }
                     }
                 }
@@ -74,9 +101,12 @@ extension ServiceRuntime {
             }
         }
         let end = now()
-        batch(now: end, on: transport) { held in held(logic.finish(now: end)) }
+        batch(now: end, on: transport, settled: settled) { held in held(logic.finish(now: end)) }
         if !transport.flush(timeoutSeconds: 5) {
             log.warn("NATS did not confirm everything published before the stop; the servers drop repeats by id when it is sent again")
+        }
+        if !settled() {
+            log.warn("stopping with input held back (\(parked.count) drained, not handled): not acknowledged, NATS delivers it again at the next start")
         }
         log.info("stopped: sent=\(transport.counters["sent"] ?? 0) received=\(received) rejected=\(counters["rejected"])")
         return 0
@@ -105,26 +135,39 @@ extension ServiceRuntime {
         }
     }
 
-    /// Gives a message its id, `src` and `seq`.
+    /// Gives a message its id (unless the logic named it), `src` and `seq`.
     private func stamp(_ outbound: Outbound) -> KeptMessage {
         seq += 1
-        let message = Message(body: outbound.body, id: ids.next(), t: outbound.t, src: settings.source, seq: seq)
+        let message = Message(body: outbound.body, id: outbound.id ?? ids.next(), t: outbound.t, src: settings.source, seq: seq)
         return KeptMessage(topic: outbound.topic, message: message)
     }
 
-    /// One batch on the transport: what the logic returns is stamped and offered to the logic
-    /// to keep with its state; the logic's `flush` commits the batch (and what it kept); then
-    /// everything is published, the servers confirm it, the inputs are acknowledged, and the
-    /// logic may forget what it kept. A kill anywhere in between loses nothing: before the
-    /// commit the inputs come again, after it the kept messages are sent again at the next start.
-    private func batch(now: Double, on transport: any BusTransport, _ body: (_ held: ([Outbound]) -> Void) -> Void) {
+    /// One batch on the transport: the logic's `flush` commits the batch (with what the logic
+    /// keeps of its output); then everything is published, the servers confirm it, the inputs
+    /// are acknowledged, and the logic may forget what it kept. A kill anywhere in between
+    /// loses nothing: before the commit the inputs come again, after it the kept messages are
+    /// sent again at the next start.
+    /// While input is held back (`settled` false) the output is confirmed but nothing is
+    /// acknowledged; the next batch still waits for the confirmation, so order is kept.
+    private func batch(now: Double, on transport: any BusTransport, settled: () -> Bool,
+                       _ body: (_ held: ([Outbound]) -> Void) -> Void) {
         var outbound: [Outbound] = []
         body { outbound.append(contentsOf: $0) }
-        var stamped = outbound.map(stamp)
-        if !stamped.isEmpty { logic.keepUntilConfirmed(stamped) }
-        stamped += logic.flush(now: now).map(stamp)
+        let stamped = (outbound + logic.flush(now: now)).map(stamp)
         for kept in stamped { transport.publish(kept.message, topic: kept.topic) }
-        if commit(transport) { logic.keptMessagesConfirmed() }
+        if settled() ? commit(transport) : confirm(transport) { logic.keptMessagesConfirmed() }
+    }
+
+    /// Waits until the servers hold what was published, without acknowledging any input.
+    private func confirm(_ transport: any BusTransport) -> Bool {
+        var attempts = 0
+        while !transport.flush(timeoutSeconds: 5) {
+            attempts += 1
+            counters.add("commitRetries")
+            log.warn("NATS has not confirmed the last batch's messages (attempt \(attempts)); sending them again")
+            if attempts >= 3, stopRequested { return false }
+        }
+        return true
     }
 
     /// Sends first what an earlier run kept and never saw confirmed (same ids: the streams

@@ -10,6 +10,10 @@ public import LocusService
 /// Inputs are handled in batches (what one poll finds waiting, up to `maximumBatch` bus
 /// messages, or the lines of one read): the messages the logic returns are held until the
 /// batch ends and `ServiceLogic.flush(now:)` has returned, then published in order.
+///
+/// While the logic does not accept input (`ServiceLogic.acceptsInput`, a storage fault) the
+/// runtime stops reading: what it had taken already waits in `parked`, the rest stays in the
+/// socket or on stdin; `retryHeld` runs every `retryIntervalSeconds` until it accepts again.
 public final class ServiceRuntime<Logic: ServiceLogic> {
     public internal(set) var logic: Logic
     public let settings: RuntimeSettings
@@ -32,6 +36,15 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     /// writes each touched database page once per batch, so under a flood a larger batch
     /// costs less per message; a light load never fills one, so latency is unchanged there.
     static var maximumBatch: Int { 16_384 }
+    /// How often a logic that holds input back is asked to retry (it keeps its own back-off).
+    static var retryIntervalSeconds: Double { 0.05 }
+    /// Bus messages taken from the reader thread after the logic stopped accepting input,
+    /// handed over first once it accepts again (at most one drain's worth).
+    private var parked: [BusSubscriber.Received] = []
+    /// The same for `--stdio` lines read before the logic stopped accepting input.
+    private var parkedLines: [[UInt8]] = []
+    private var holding = false
+    private var nextRetry = 0.0
 
     public init(settings: RuntimeSettings, logic: Logic) {
         self.settings = settings
@@ -109,8 +122,23 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         var nextTick = now() + settings.tickIntervalSeconds
         var nextHealth = now()
         var stopping = false
+        var subscribed = (version: logic.subscriptionsVersion, prefixes: Set(logic.subscriptions))
+        let inputIndex = subscriberIndex ?? readerIndex
         while !stopping {
             let current = now()
+            var reading = holdBack(now: current, emit: emit)
+            if reading && !parked.isEmpty {
+                batch(now: current, emit: emit) { held in
+                    var position = 0
+                    while position < parked.count && logic.acceptsInput {
+                        held(handle(parked[position], now: current))
+                        position += 1
+                    }
+                    parked.removeFirst(position)
+                }
+                reading = parked.isEmpty && logic.acceptsInput
+            }
+            if let inputIndex { poller.watch(inputIndex, reading) }
             if current >= nextHealth {
                 let counts = reader?.counts ?? subscriber?.counts ?? BusSubscriber.Counts()
                 emit(healthMessage(now: current, publisher: publisher, subscriber: counts))
@@ -122,13 +150,14 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
             }
             // Messages held back behind a full queue to the bus go on as soon as it has read.
             let backedUp = publisher.connected && publisher.pendingCount > 0
-            let timeout = backedUp ? 1 : max(1, Int((min(nextTick, nextHealth) - current) * 1000))
+            let wake = reading ? min(nextTick, nextHealth) : min(nextTick, nextHealth, current + Self.retryIntervalSeconds)
+            let timeout = backedUp ? 1 : max(1, Int((wake - current) * 1000))
             let readable = try poller.poll(timeoutMilliseconds: timeout)
             if readable[publisherIndex] || backedUp { try publisher.pump() }
             if let index = subscriberIndex, let subscriber, readable[index] {
                 try batch(now: now(), emit: emit) { held throws(ZMQError) in
                     var handled = 0
-                    while handled < Self.maximumBatch, let received = try subscriber.receive(dontWait: true) {
+                    while handled < Self.maximumBatch, logic.acceptsInput, let received = try subscriber.receive(dontWait: true) {
                         handled += 1
                         held(handle(received, now: now()))
                     }
@@ -138,7 +167,9 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
                 // What the reader queues while this batch is handled joins it (one flush,
                 // one commit, for many of the reader's batches under a flood).
                 try batch(now: now(), emit: emit) { held throws(ZMQError) in
-                    try reader.drain(upTo: Self.maximumBatch) { held(handle($0, now: now())) }
+                    try reader.drain(upTo: Self.maximumBatch) { received in
+                        if parked.isEmpty && logic.acceptsInput { held(handle(received, now: now())) } else { parked.append(received) }
+                    }
                 }
             }
             if injectorBase >= 0 {
@@ -153,12 +184,23 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
                 log.info("stopping on signal")
                 stopping = true
             }
+            if let subscriber, reader == nil { try follow(subscriptions: &subscribed, on: subscriber) }
         }
         let end = now()
         batch(now: end, emit: emit) { held in held(logic.finish(now: end)) }
         try flush(publisher)
         log.info("stopped: \(summary(publisher: publisher))")
         return 0
+    }
+
+    /// Subscribes to what the logic's subscriptions gained and drops what they lost, when
+    /// their version moved (with a reader thread the subscriber is that thread's: not followed).
+    private func follow(subscriptions subscribed: inout (version: Int, prefixes: Set<String>), on subscriber: BusSubscriber) throws {
+        guard logic.subscriptionsVersion != subscribed.version else { return }
+        let wanted = Set(logic.subscriptions)
+        for prefix in wanted.subtracting(subscribed.prefixes) { try subscriber.socket.subscribe(prefix) }
+        for prefix in subscribed.prefixes.subtracting(wanted) { try subscriber.socket.unsubscribe(prefix) }
+        subscribed = (logic.subscriptionsVersion, wanted)
     }
 
     /// Gives queued messages a bounded chance to reach the bus before the sockets close.
@@ -201,23 +243,48 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         let injectorBase = injectors.count > 0 ? poller.add(fileDescriptor: injectors[0].eventFD) : -1
         for injector in injectors.dropFirst() { poller.add(fileDescriptor: injector.eventFD) }
         var output = LineWriter(fd: 1)
+        var sent = 0
         let emit: (Outbound) -> Void = { [self] outbound in
             seq += 1
             let message = Message(body: outbound.body, id: ids.next(), t: outbound.t, src: settings.source, seq: seq)
-            output.write(TextForm.line(topic: outbound.topic, body: MessageCodec.encode(message)))
-            counters.add("sent")
+            output.write { line in
+                line.append(contentsOf: outbound.topic.utf8)
+                line.append(UInt8(ascii: " "))
+                MessageCodec.encode(message, appendingTo: &line)
+            }
+            sent += 1
         }
         var input = LineReader(fd: 0)
         var stopping = !settings.readsInput && injectors.isEmpty
+        var inputEnded = false
         while !stopping {
+            var reading = holdBack(now: now(), emit: emit)
+            if reading && !parkedLines.isEmpty {
+                batch(now: stdioClock, emit: emit) { held in feed(&parkedLines, held: held) }
+                reading = parkedLines.isEmpty && logic.acceptsInput
+            }
             output.flush()
-            let readable = try poller.poll(timeoutMilliseconds: -1)
+            // The end of input ends the run only once every line read has been handled.
+            if inputEnded && reading {
+                stopping = true
+                continue
+            }
+            if stdinIndex >= 0 { poller.watch(stdinIndex, reading && !inputEnded) }
+            let readable = try poller.poll(timeoutMilliseconds: reading ? -1 : Int(Self.retryIntervalSeconds * 1000))
             if stdinIndex >= 0 && readable[stdinIndex] {
-                let (lines, ended) = input.read()
+                var ended = false
                 batch(now: stdioClock, emit: emit) { held in
-                    for line in lines { handleLine(line, emit: { held([$0]) }) }
+                    ended = input.read { line in
+                        // Behind lines already held back, or while the logic refuses input, a
+                        // line waits (copied out of the read buffer) in order.
+                        if parkedLines.isEmpty && logic.acceptsInput {
+                            handleLine(line, held: held)
+                        } else {
+                            parkedLines.append(Array(line))
+                        }
+                    }
                 }
-                if ended { stopping = true }
+                if ended { inputEnded = true }
             }
             if injectorBase >= 0 {
                 for (offset, injector) in injectors.enumerated() where readable[injectorBase + offset] {
@@ -230,30 +297,62 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         }
         batch(now: stdioClock, emit: emit) { held in held(logic.finish(now: stdioClock)) }
         output.flush()
+        counters.add("sent", sent)
         log.info("stopped: sent=\(counters["sent"]) received=\(received) rejected=\(counters["rejected"])")
         return 0
     }
 
-    private func handleLine(_ line: Substring, emit: (Outbound) -> Void) {
-        if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return }
+    /// Handles held-back lines from the front while the logic accepts input; the rest stay.
+    private func feed(_ lines: inout [[UInt8]], held: ([Outbound]) -> Void) {
+        var position = 0
+        while position < lines.count && logic.acceptsInput {
+            lines[position].withUnsafeBytes { handleLine($0, held: held) }
+            position += 1
+        }
+        lines.removeFirst(position)
+    }
+
+    /// One text-form line, read where it lies in the input buffer.
+    private func handleLine(_ line: UnsafeRawBufferPointer, held: ([Outbound]) -> Void) {
+        if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) { return }
         let topic: String
         let message: Message
         do {
-            let parsed = try TextForm.parse(line)
-            topic = parsed.topic
-            message = try MessageCodec.decode(parsed.body)
+            (topic, message) = try TextForm.decode(line)
         } catch {
-            reject(error, topic: nil, now: stdioClock).forEach(emit)
+            held(reject(error, topic: nil, now: stdioClock))
             return
         }
         stdioClock = max(stdioClock, message.envelope.t)
-        deliver(message, topic: topic, now: stdioClock).forEach(emit)
-        logic.tick(now: stdioClock).forEach(emit)
+        held(deliver(message, topic: topic, now: stdioClock))
+        let ticked = logic.tick(now: stdioClock)
+        if !ticked.isEmpty { held(ticked) }
     }
 
     // MARK: shared
 
     func now() -> Double { Date().timeIntervalSince1970 }
+
+    /// Back-pressure, once per loop turn: while the logic holds input back it is asked to
+    /// retry (every `retryIntervalSeconds`). Returns whether it accepts input now; logs when
+    /// holding starts and ends.
+    func holdBack(now wall: Double, emit: (Outbound) -> Void) -> Bool {
+        if !logic.acceptsInput {
+            if !holding {
+                holding = true
+                log.warn("holding input back: \(logic.healthDetail?["storage"] ?? "the service cannot take input now")")
+            }
+            guard wall >= nextRetry else { return false }
+            nextRetry = wall + Self.retryIntervalSeconds
+            batch(now: settings.stdio ? stdioClock : wall, emit: emit) { held in held(logic.retryHeld(now: wall)) }
+            guard logic.acceptsInput else { return false }
+        }
+        if holding {
+            holding = false
+            log.info("taking input again")
+        }
+        return true
+    }
 
     /// Runs one batch of inputs: `body` hands what the logic returns to `held`; once it is
     /// done the logic's `flush` runs and only then is everything published, in order.

@@ -22,6 +22,18 @@ public struct Poller {
         return items.count - 1
     }
 
+    /// Stops (false) or resumes watching registration `index`, e.g. input the owner may not
+    /// read now; a paused registration is never reported readable.
+    public mutating func watch(_ index: Int, _ watching: Bool) {
+        if items[index].socket == nil {
+            // poll(2) skips a negative descriptor; events 0 would still report a hang-up.
+            let fd = items[index].fd
+            if watching == (fd < 0) { items[index].fd = watching ? -(fd + 1) : -fd - 1 }
+        } else {
+            items[index].events = watching ? Int16(ZMQ_POLLIN) : 0
+        }
+    }
+
     /// Blocks up to `timeoutMilliseconds` (-1: forever) and returns which registrations are readable.
     /// An error condition counts as readable, so the next read reports it. EINTR yields an empty result; ETERM is thrown so the owning loop can stop.
     public mutating func poll(timeoutMilliseconds: Int) throws(ZMQError) -> [Bool] {

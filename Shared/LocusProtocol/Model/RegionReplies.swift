@@ -30,10 +30,13 @@ public struct RegionRemoved: Sendable, Equatable {
 }
 
 /// Why a region could not be monitored (Core Location's `monitoringDidFailFor`).
+/// `storage`: the service could not save the change (disk full, read-only…); the region's
+/// earlier state stays in force and the command may be sent again.
 public enum RegionFailureCode: String, Sendable, Equatable, CaseIterable {
     case radiusTooSmall, radiusTooLarge, tooManyRegions, invalidShape, notAuthorized
     /// `activeHours` names a time zone this machine does not know.
     case invalidSchedule
+    case storage
 }
 
 /// Monitoring a region failed. Type "region.failed".

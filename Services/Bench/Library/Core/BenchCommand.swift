@@ -48,7 +48,7 @@ public enum BenchCommand {
         ("nmea", { NMEABench.run(arguments: $0) }),
         ("fusion", { FusionBench.run($0) }),
         ("geofence", { GeofenceBench.run($0) }),
-        ("fleet", { FleetBench.run($0) }),
+        ("fleet", { FleetTierBench.run($0) }),
         ("pipeline", { PipelineBench.run($0) }),
         ("resources", { ResourceBench.run($0) }),
         ("geodesic", { GeodesicBench.run($0) }),
@@ -66,6 +66,7 @@ public enum BenchCommand {
         ("fusion", []),
         ("geofence", ["--points", "500000", "--skip-bus"]),
         ("pipeline", ["--seconds", "20"]),
+        ("pipeline", ["--fleet", "--stdio-rounds", "3", "--fixes", "300000"]),
         ("resources", ["--seconds", "20"]),
         ("network", ["--seeds", "2"]),
     ]

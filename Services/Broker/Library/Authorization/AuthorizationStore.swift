@@ -1,4 +1,5 @@
 import Foundation
+import LocusStore
 import LocusProtocol
 
 /// Persists every client's authorization as one JSON file (`auth-state.json` under
@@ -37,6 +38,7 @@ public struct AuthorizationStore: Sendable {
         return records
     }
 
+    /// Replaces the file; a failure (a `StorageFault`: disk full, read-only…) leaves the old one.
     public func save(_ records: [String: ClientAuthorization]) throws {
         var clients: [String: Any] = [:]
         for (name, record) in records {
@@ -45,13 +47,7 @@ public struct AuthorizationStore: Sendable {
             clients[name] = fields
         }
         let data = try JSONSerialization.data(withJSONObject: ["version": 1, "clients": clients], options: [.sortedKeys, .prettyPrinted])
-        let directory = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw ManifestError("cannot write \(temporary)")
-        }
-        guard rename(temporary, path) == 0 else { throw ManifestError("cannot replace \(path): errno \(errno)") }
+        try StateFiles.createDirectory(StateFiles.directory(of: path))
+        try StateFiles.writeAtomically([UInt8](data), to: path)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import LocusBus
 import LocusService
 import LocusProtocol
+import LocusStore
 
 /// The broker as authorization owner: endpoint security, per-client subscription grants,
 /// publish rules, `auth.cmd` handling and `auth.status.<client>` (docs/security.md
@@ -187,18 +188,29 @@ extension Broker {
         default: named = nil
         }
         let before = policies(of: named.map { [$0] } ?? [], now: now)
+        let earlier = enforcement.authority
         let outcome = enforcement.authority.handle(message, fields: fields, from: sender, now: now)
+        // A decision is announced only once it is saved; unsaved, the earlier state stays.
+        if !outcome.changed.isEmpty, let fault = enforcement.persist(log: log) {
+            enforcement.authority = earlier
+            count("authErrors")
+            publish(.error(ErrorReport(code: "storage", message: "auth.cmd from \(sender.name) not applied, state not saved: \(fault)",
+                                       topic: Topic.authCmd, ref: message.envelope.id)),
+                    topic: Topic.error("bus"), on: backend, now: now)
+            noteStorage(fault, holding: "refusing authorization changes", backend: backend, now: now)
+            return
+        }
         for error in outcome.errors {
             count("authErrors")
             log.warn("auth.cmd from \(sender.name) refused: \(error.code): \(error.message)")
             publish(.error(error), topic: Topic.error("bus"), on: backend, now: now)
         }
-        statusChanged(outcome.changed, before: before, backend: backend, now: now)
+        statusChanged(outcome.changed, before: before, backend: backend, now: now, saved: true)
     }
 
     /// Publishes the new status (and pending list) of each changed client, persists, and
     /// schedules a connection reset when granted subscriptions no longer match.
-    func statusChanged(_ clients: [String], before: [String: ReceivePolicy], backend: ZMQSocket, now: Double) {
+    func statusChanged(_ clients: [String], before: [String: ReceivePolicy], backend: ZMQSocket, now: Double, saved: Bool = false) {
         guard !clients.isEmpty else { return }
         for client in clients {
             enforcement.graceUntil[client] = now + Self.sessionGraceSeconds
@@ -213,7 +225,11 @@ extension Broker {
                                           after: enforcement.policy(of: entry.identity, now: now))
             }
         }
-        enforcement.persist(log: log)
+        // A grant that ends takes effect at once (less access is always safe); its record is
+        // saved again on the next change if saving fails now.
+        if !saved, let fault = enforcement.persist(log: log) {
+            noteStorage(fault, holding: "keeping authorization state in memory", backend: backend, now: now)
+        }
     }
 
     /// Region commands from apps: an owner may only act for itself, and only `always` may add regions.

@@ -3,6 +3,7 @@ import Foundation
 import LocusBus
 import LocusService
 import LocusProtocol
+import LocusStore
 
 /// The broker's authorization state while it runs: the authority (decisions), the
 /// store (persistence), and with an allow-list who subscribed to what and the tcp
@@ -118,8 +119,14 @@ final class Enforcement {
         }
     }
 
-    func persist(log: ServiceLog) {
-        guard let store else { return }
-        do { try store.save(authority.records) } catch { log.error("cannot save authorization state: \(error)") }
+    /// Saves the records; returns the fault when they could not be saved.
+    @discardableResult
+    func persist(log: ServiceLog) -> StorageFault? {
+        guard let store else { return nil }
+        do { try store.save(authority.records) } catch {
+            log.error("cannot save authorization state: \(error)")
+            return StorageFault.from(error, path: store.path)
+        }
+        return nil
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 public import LocusBus
 public import LocusService
 import LocusProtocol
+import LocusStore
 
 /// The bus: publishers connect to its XSUB side, subscribers to its XPUB side, and one
 /// thread forwards between them, keeps the last-value cache, replays it to each new
@@ -28,6 +29,8 @@ public final class Broker {
     var replayRing: ReplayRing
     /// The ring's file when `configuration.stateDirectory` is set.
     let replayLog: ReplayRingLog?
+    /// Storage episodes of the ring's file (and the authorization state): reported once each.
+    var storage = StorageGuard()
     /// Whether a saved ring was found at start: this run is a restart.
     public let restarted: Bool
     private var ids = MessageIDGenerator()
@@ -163,7 +166,9 @@ public final class Broker {
             }
             if readable[0] {
                 try forwarder.drain(from: frontend, to: backend, broker: self)
-                persistReplayRing()
+                persistReplayRing(backend: backend)
+            } else if storage.isFailing {
+                persistReplayRing(backend: backend)
             }
             if enforcement.resetPending { enforcement.resetConnectionsIfNeeded(log: log) }
             return true
@@ -188,10 +193,32 @@ public final class Broker {
     }
 
     /// Writes the batch's ring entries to the file, compacting it when it grew too long.
-    private func persistReplayRing() {
+    /// While the file cannot be written the entries wait (the ring itself keeps forwarding
+    /// and answering replays) and writes are retried on `storage`'s back-off; once the
+    /// unwritten entries outnumber the ring the file is rewritten from the ring instead.
+    private func persistReplayRing(backend: ZMQSocket) {
         guard let replayLog else { return }
-        replayLog.flush()
-        if replayLog.needsCompaction(ringCount: replayRing.count) { replayLog.rewrite(replayRing.entries) }
+        let now = Date().timeIntervalSince1970
+        if storage.isFailing {
+            replayLog.giveUpBufferIfLarger(than: replayRing.count)
+            guard storage.isRetryDue(now: now) else { return }
+        }
+        // A file removed with its directory is written anew from the ring (directory included).
+        if replayLog.needsRewrite || replayLog.fault?.kind == .gone { replayLog.rewrite(replayRing.entries) } else { replayLog.flush() }
+        if replayLog.fault == nil && replayLog.needsCompaction(ringCount: replayRing.count) { replayLog.rewrite(replayRing.entries) }
+        noteStorage(replayLog.fault, holding: "keeping the replay ring in memory", backend: backend, now: now)
+    }
+
+    /// One report per episode on `error.bus` and in the log; a line when writes work again.
+    func noteStorage(_ fault: StorageFault?, holding: String, backend: ZMQSocket, now: Double) {
+        if let fault {
+            if let report = storage.failed(fault, now: now, holding: holding) {
+                log.warn("storage: \(report.message)")
+                publish(.error(report), topic: Topic.error("bus"), on: backend, now: now)
+            }
+        } else if storage.succeeded() {
+            log.info("storage: writing state again")
+        }
     }
 
     /// Answers a `bus.replay` request (the Forwarder hands it over instead of forwarding it):
@@ -278,10 +305,13 @@ public final class Broker {
             values["replayLogRecords"] = replayLog.records
             values["replayLogFailures"] = replayLog.failures
         }
-        // Degraded while losses are recent: drops since the previous report, or a full cache.
-        let state: HealthState = dropped > droppedAtLastHealth || cache.refused > 0 ? .degraded : .ok
+        values.merge(storage.counters) { $1 }
+        // Degraded while losses are recent (drops since the previous report, a full cache) or
+        // while state cannot be written.
+        let state: HealthState = dropped > droppedAtLastHealth || cache.refused > 0 || storage.isFailing ? .degraded : .ok
         droppedAtLastHealth = dropped
         var detail = ["pid": String(getpid()), "pub": configuration.pubEndpoint, "sub": configuration.subEndpoint]
+            .merging(storage.healthDetail) { $1 }
         addAuthorizationHealth(counters: &values, detail: &detail)
         let health = Health(service: "bus", state: state, uptime: now - started, counters: values, detail: detail)
         publish(.health(health), topic: Topic.health("bus"), on: backend, now: now)

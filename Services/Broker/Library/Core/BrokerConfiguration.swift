@@ -33,6 +33,9 @@ public struct BrokerConfiguration: Sendable {
     public var pubEndpoints: [String] { [pubEndpoint] + extraPubEndpoints }
     public var subEndpoints: [String] { [subEndpoint] + extraSubEndpoints }
 
+    /// Every field at its default (the endpoints empty): what `--help` prints as defaults.
+    public static let defaults = BrokerConfiguration(pubEndpoint: "", subEndpoint: "")
+
     public init(pubEndpoint: String, subEndpoint: String) {
         self.pubEndpoint = pubEndpoint
         self.subEndpoint = subEndpoint

@@ -1,4 +1,5 @@
 import Foundation
+public import LocusStore
 
 /// The replay ring on disk (`replay-ring.log` under `locus-bus --state DIR`), so a bus
 /// restarted after a crash still answers `bus.replay` for events it forwarded before:
@@ -24,6 +25,14 @@ public final class ReplayRingLog {
     public private(set) var compactions = 0
     /// Write failures (disk full, …); the in-memory ring carries on regardless.
     public private(set) var failures = 0
+    /// The fault of the last failed write, nil once a write succeeded again. Records not
+    /// written stay in `buffer` (appended to on the next flush) until they outnumber the
+    /// ring, after which the file is rewritten from the ring instead (`needsRewrite`).
+    public private(set) var fault: StorageFault?
+    /// Set when the buffer was given up: the next successful write is a rewrite from the ring.
+    public private(set) var needsRewrite = false
+    /// File length after the last complete record, to cut a torn append back to.
+    private var goodLength: off_t = 0
 
     /// Names the log under `directory` (created if missing); `rewrite` opens the file.
     public init(directory: String, compactAfter: Int = 50_000) throws {
@@ -50,24 +59,34 @@ public final class ReplayRingLog {
     /// and keeps it open for appends.
     public func rewrite(_ entries: [ReplayRing.Entry]) {
         buffer.removeAll(keepingCapacity: true)
+        pendingRecords = 0
         if fd >= 0 { close(fd) }
         fd = -1
         var bytes: [UInt8] = []
         for entry in entries { Self.encode(entry, into: &bytes) }
-        let temporary = path + ".tmp"
-        let written = FileManager.default.createFile(atPath: temporary, contents: Data(bytes),
-                                                     attributes: [.posixPermissions: 0o600])
-        if !written || rename(temporary, path) != 0 { failures += 1 }
+        do throws(StorageFault) {
+            try StateFiles.createDirectory(StateFiles.directory(of: path))
+            try StateFiles.writeAtomically(bytes, to: path)
+            fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw StorageFault(errno: errno, path: path, operation: "open") }
+            goodLength = off_t(bytes.count)
+            fault = nil
+            needsRewrite = false
+        } catch {
+            failures += 1
+            fault = error
+            needsRewrite = true
+        }
         records = entries.count
         compactions += 1
-        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        if fd < 0 { failures += 1 }
     }
 
     /// Queues one record; `flush()` writes the batch.
     public func append(_ entry: ReplayRing.Entry) {
+        guard !needsRewrite else { return }  // the rewrite takes it from the ring
         Self.encode(entry, into: &buffer)
         records += 1
+        pendingRecords += 1
     }
 
     /// Whether the file has grown `compactAfter` records beyond `ringCount` and should be rewritten.
@@ -75,28 +94,40 @@ public final class ReplayRingLog {
         records > ringCount + compactAfter
     }
 
-    /// Writes what `append` queued (one `write()` per batch).
+    /// Writes what `append` queued (one `write()` per batch). On failure the records stay
+    /// queued and a torn record is cut off the file, so the next flush appends them whole.
+    /// A file removed with its directory is noticed here (the descriptor no longer names
+    /// `path`) rather than written to in vain.
     public func flush() {
-        guard !buffer.isEmpty else { return }
-        defer { buffer.removeAll(keepingCapacity: true) }
-        guard fd >= 0 else {
-            failures += 1
-            return
-        }
-        let complete = buffer.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let result = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += result
+        guard !buffer.isEmpty, !needsRewrite else { return }
+        do throws(StorageFault) {
+            guard fd >= 0 else { throw StorageFault(errno: ENOENT, path: path, operation: "open") }
+            guard StateFiles.isSameFile(fd: fd, path: path) else {
+                throw StorageFault(kind: .gone, path: path, cause: "removed while open (with its directory?)")
             }
-            return true
+            try StateFiles.writeAll(buffer, to: fd, path: path)
+            goodLength += off_t(buffer.count)
+            buffer.removeAll(keepingCapacity: true)
+            pendingRecords = 0
+            fault = nil
+        } catch {
+            failures += 1
+            fault = error
+            if fd >= 0 { _ = ftruncate(fd, goodLength) }
         }
-        if !complete { failures += 1 }
     }
+
+    /// Whether the records not yet written outnumber `ringCount`: the ring then holds all
+    /// the file should, and the buffer is dropped for a rewrite from the ring.
+    public func giveUpBufferIfLarger(than ringCount: Int) {
+        guard fault != nil, !needsRewrite, pendingRecords > ringCount else { return }
+        buffer.removeAll()
+        pendingRecords = 0
+        needsRewrite = true
+    }
+
+    /// Records queued since the last successful flush.
+    private var pendingRecords = 0
 
     // MARK: record format
 

@@ -1,5 +1,8 @@
 public import Foundation
 public import LocusStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The durable outbox: every notification is committed here before any sink sees it,
 /// and each sink keeps a cursor that moves only after a delivery succeeded or failed for
@@ -23,7 +26,7 @@ public import LocusStore
 /// their own instance on the same directory.
 public final class Outbox {
     public static let fileName = "outbox.sqlite"
-    private let database: SQLiteDatabase
+    private var database: SQLiteDatabase
     public let path: String
 
     public init(directory: URL) throws(SQLiteError) {
@@ -32,6 +35,10 @@ public final class Outbox {
         }
         path = directory.appendingPathComponent(Self.fileName).path
         database = try SQLiteDatabase(path: path)
+        try Self.prepare(database)
+    }
+
+    private static func prepare(_ database: SQLiteDatabase) throws(SQLiteError) {
         try database.execute("""
             PRAGMA journal_mode=WAL;
             PRAGMA synchronous=NORMAL;
@@ -44,27 +51,80 @@ public final class Outbox {
             """)
     }
 
+    // MARK: storage faults
+
+    /// Gets ready to write again after `fault` (runtime thread's connection): the log folded
+    /// back and truncated on a full disk (it is often what filled it); after the directory was
+    /// removed, the outbox copied back from this connection, which still reads the removed
+    /// file, and reopened there. Other connections follow with `reopenIfMoved()`.
+    public func prepareRetry(after fault: StorageFault) throws(StorageFault) {
+        if database.hasMoved {
+            try StateFiles.createDirectory(StateFiles.directory(of: path))
+            let copy = path + ".restore"
+            unlink(copy)
+            do { try database.copy(to: copy) } catch { throw StorageFault(error, path: copy) }
+            guard rename(copy, path) == 0 else { throw StorageFault(errno: errno, path: path, operation: "rename") }
+            try reopen()
+        } else if fault.kind == .full {
+            do { try database.checkpoint(truncating: true) } catch { throw StorageFault(error, path: path) }
+        }
+    }
+
+    /// Reopens this connection when the file it has open is no longer the outbox at `path`
+    /// (the directory was removed and the runtime thread put the outbox back): what a sink
+    /// worker or the checkpointer calls before using the outbox.
+    public func reopenIfMoved() {
+        guard database.hasMoved, FileManager.default.fileExists(atPath: path) else { return }
+        try? reopen()
+    }
+
+    private func reopen() throws(StorageFault) {
+        do {
+            let reopened = try SQLiteDatabase(path: path)
+            try Self.prepare(reopened)
+            if let watcher = logWatcher { reopened.watchLog(watcher) }
+            database = reopened
+        } catch {
+            throw StorageFault(error, path: path)
+        }
+    }
+
     // MARK: transactions and checkpoints
 
-    /// Runs `body` as one transaction, so the writes for one event cost one commit.
+    /// Runs `body` as one transaction, so the writes for one event cost one commit; within
+    /// an open batch, as a savepoint of it (its writes undone alone when it throws).
     public func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         try database.transaction(body)
     }
+
+    /// Opens a transaction that gathers every write until `commitBatch`: a burst of events
+    /// costs one commit instead of one each. Nothing happens when one is open already.
+    public func beginBatch() throws(SQLiteError) {
+        try database.beginBatch()
+    }
+
+    /// Commits what the open batch wrote (nothing when none is open).
+    public func commitBatch() throws(SQLiteError) {
+        try database.commitBatch()
+    }
+
+    public var batchIsOpen: Bool { database.batchIsOpen }
 
     /// Copies committed log pages into the database without waiting for readers or blocking
     /// writers (PASSIVE); returns the log frames still not copied. `truncating` (at shutdown,
     /// when nobody else writes) also empties the log file, waiting for the writer if need be.
     @discardableResult
     public func checkpoint(truncating: Bool = false) throws(SQLiteError) -> Int {
-        let rows = try database.query(truncating ? "PRAGMA wal_checkpoint(TRUNCATE)" : "PRAGMA wal_checkpoint(PASSIVE)")
-        guard let row = rows.first, row.count == 3, let logged = row[1].int, let copied = row[2].int else { return 0 }
-        return Int(max(0, logged - copied))
+        try database.checkpoint(truncating: truncating)
     }
 
     /// Calls `onLogSize` with the log's frame count after each commit on this connection.
     public func watchLog(_ onLogSize: @escaping (Int) -> Void) {
+        logWatcher = onLogSize
         database.watchLog(onLogSize)
     }
+
+    private var logWatcher: ((Int) -> Void)?
 
     // MARK: notifications
 

@@ -8,19 +8,31 @@ import Foundation
 /// `spacingSeconds`. The writer's first commit after a complete checkpoint restarts the log
 /// and flushes its header (tens of milliseconds on a busy disk, measured), so the threshold is
 /// high: 4096 frames (16 MB) is a few hundred events between flushes.
+///
+/// Under a flood a passive checkpoint never catches up: the writer commits again before it
+/// has copied everything, so the log is never complete and never restarts, and the file grew
+/// by about 26 KB per event (80 MB for 3 000 events, measured). At `limitFrames` the
+/// checkpoint therefore truncates instead: it holds writers back until the log is copied and
+/// readers have left it, then empties the file. That bounds the log near `limitFrames`
+/// whatever the flood's length, for one short pause on the event path per `limitFrames`.
 final class OutboxCheckpointer: @unchecked Sendable {
     private let directory: URL
     private let thresholdFrames: Int
+    private let limitFrames: Int
     private let intervalSeconds: Double
     private let spacingSeconds: Double
     private let condition = NSCondition()
     private var stopping = false
     private var exited = true
     private var due = false
+    /// The log's frame count at the writer's last commit.
+    private var reportedFrames = 0
 
-    init(directory: URL, thresholdFrames: Int = 4_096, intervalSeconds: Double = 300, spacingSeconds: Double = 1) {
+    init(directory: URL, thresholdFrames: Int = 4_096, limitFrames: Int = 8_192, intervalSeconds: Double = 300,
+         spacingSeconds: Double = 1) {
         self.directory = directory
         self.thresholdFrames = thresholdFrames
+        self.limitFrames = max(thresholdFrames, limitFrames)
         self.intervalSeconds = intervalSeconds
         self.spacingSeconds = spacingSeconds
     }
@@ -38,7 +50,9 @@ final class OutboxCheckpointer: @unchecked Sendable {
     func logGrew(to frames: Int) {
         guard frames >= thresholdFrames else { return }
         condition.lock()
-        if !due {
+        let overLimit = frames >= limitFrames && reportedFrames < limitFrames
+        reportedFrames = frames
+        if !due || overLimit {
             due = true
             condition.broadcast()
         }
@@ -69,15 +83,19 @@ final class OutboxCheckpointer: @unchecked Sendable {
             let deadline = Date().addingTimeInterval(intervalSeconds)
             while !stopping && !due && condition.wait(until: deadline) {}
             let stop = stopping
+            let truncating = stop || reportedFrames >= limitFrames
             condition.unlock()
-            _ = try? outbox.checkpoint(truncating: stop)
+            outbox.reopenIfMoved()
+            let done = (try? outbox.checkpoint(truncating: truncating)) != nil
             if stop { return }
             // The log keeps its frame count until the writer restarts it, so commits in the
-            // meantime report it as big still: let them coalesce instead of re-checkpointing.
+            // meantime report it as big still: let them coalesce instead of re-checkpointing,
+            // unless the log passes the limit meanwhile.
             condition.lock()
+            if truncating && done { reportedFrames = 0 }
             let quiet = Date().addingTimeInterval(spacingSeconds)
-            while !stopping && condition.wait(until: quiet) {}
-            due = false
+            while !stopping && reportedFrames < limitFrames && condition.wait(until: quiet) {}
+            due = reportedFrames >= limitFrames
             condition.unlock()
         }
     }

@@ -6,7 +6,7 @@ import LocusService
 /// three-node NATS cluster (JetStream, replicas 3) with one and with three geofence
 /// partitions, and bare cnats on the same kind of cluster as the peer: fixes/s, CPU µs per
 /// fix in every process, and fix→event latency (docs/benchmarks.md, "Fleet").
-enum FleetBench {
+enum FleetTierBench {
     static let spec = CommandLineSpec(
         program: "locus bench fleet",
         summary: "the geofence fleet through the ZeroMQ bus and through NATS (1 and 3 partitions), beside bare cnats",
