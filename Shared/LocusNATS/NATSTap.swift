@@ -1,6 +1,6 @@
 import CNATS
 import Foundation
-public import LocusService
+import LocusService
 
 /// What a person's command sees of the bus on NATS (`locus tail`, `locus doctor`): plain
 /// subscriptions to topic prefixes, after the stored last value of every subject under a
