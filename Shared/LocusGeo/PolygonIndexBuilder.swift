@@ -60,7 +60,10 @@ struct PolygonIndexBuilder {
         let middle = cos((minY + maxY) / 2 * Double.pi / 180)
         let width = max((maxX - minX) * max(middle, 0.01), 1e-300)
         let height = maxY - minY
-        columns = min(max(Int((Double(target) * width / height).squareRoot().rounded()), 1), target)
+        // A box far wider than tall (a height of a few ulps) makes the ideal count overflow
+        // an Int: it is bounded as a Double first.
+        let ideal = (Double(target) * width / height).squareRoot().rounded()
+        columns = ideal.isFinite ? min(max(Int(min(ideal, Double(target))), 1), target) : target
         rows = max(min(target / columns, Self.maximumCells / columns), 1)
         cellWidth = (maxX - minX) / Double(columns)
         cellHeight = (maxY - minY) / Double(rows)
