@@ -16,6 +16,7 @@ let cLibraries: [Target] = [
     .systemLibrary(name: "CMosquitto", path: "Shared/CMosquitto"),
     .systemLibrary(name: "CNATS", path: "Shared/CNATS"),
     .systemLibrary(name: "CCurl", path: "Shared/CCurl"),
+    .systemLibrary(name: "CSodium", path: "Shared/CSodium"),
 ]
 
 // MARK: layer 2 — the foundation every service stands on, with no socket in it: the wire
@@ -45,12 +46,12 @@ let transport: [Target] = [
 ]
 
 // MARK: layer 4 — service logic: messages in, messages out. These may import only the
-// foundation, the doors (and a C library a sink needs); `serviceLogicMayUse` is checked below, and
+// foundation, the doors (and a C library a sink or fusion's keyed hash needs); `serviceLogicMayUse` is checked below, and
 // `make` builds with SwiftPM's explicit import check, so an undeclared import fails too.
-let serviceLogicMayUse: Set<String> = ["LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusNet", "LocusMQTT", "CSQLite", "CMosquitto", "CCurl"]
+let serviceLogicMayUse: Set<String> = ["LocusProtocol", "LocusGeo", "LocusStore", "LocusService", "LocusNet", "LocusMQTT", "CSQLite", "CMosquitto", "CCurl", "CSodium"]
 let serviceLogic: [Target] = [
     .target(name: "LocusProvider", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusStore", "LocusNet", "LocusMQTT"], path: "Services/Provider/Library"),
-    .target(name: "LocusFusion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService", "LocusStore"], path: "Services/Fusion/Library"),
+    .target(name: "LocusFusion", dependencies: ["CSodium", "LocusProtocol", "LocusGeo", "LocusService", "LocusStore"], path: "Services/Fusion/Library"),
     .target(name: "LocusGeofence", dependencies: ["LocusStore", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Geofence/Library"),
     .target(name: "LocusMotion", dependencies: ["LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Motion/Library"),
     .target(name: "LocusNotifier", dependencies: ["LocusStore", "LocusMQTT", "CCurl", "LocusProtocol", "LocusGeo", "LocusService"], path: "Services/Notifier/Library"),

@@ -64,6 +64,26 @@ public enum Topic {
         return isValidID(rest) ? rest : nil
     }
 
+    /// Whether `topic` is `prefix` followed by `id`, a valid id: the same answer as
+    /// `suffix(of: topic, after: prefix) == id`, compared in place for the usual ASCII topic
+    /// (a receiver checks this for every message, and building the suffix costs an allocation).
+    public static func topic(_ topic: String, is prefix: String, plus id: String) -> Bool {
+        var (topic, prefix, id) = (topic, prefix, id)
+        let bytesEqual = topic.withUTF8 { topicBytes in
+            prefix.withUTF8 { prefixBytes in
+                id.withUTF8 { idBytes in
+                    topicBytes.count == prefixBytes.count + idBytes.count
+                        && topicBytes[..<prefixBytes.count].elementsEqual(prefixBytes)
+                        && topicBytes[prefixBytes.count...].elementsEqual(idBytes)
+                }
+            }
+        }
+        if bytesEqual { return isValidID(id) }
+        // Outside ASCII, Strings compare by canonical equivalence, not bytes.
+        guard topic.utf8.contains(where: { $0 >= 0x80 }) || id.utf8.contains(where: { $0 >= 0x80 }) else { return false }
+        return suffix(of: topic, after: prefix) == id
+    }
+
     /// Whether `id` may name a device, owner, client, sink or service: non-empty, at most
     /// 200 UTF-8 bytes, no whitespace and no control characters (it must survive the text
     /// form, which splits on a space, and a shell).
@@ -89,6 +109,16 @@ public enum Topic {
     /// Whether `topic` can be published: non-empty, at most 1 KiB, no whitespace or control characters.
     public static func isValidTopic(_ topic: String) -> Bool {
         guard !topic.isEmpty, topic.utf8.count <= 1024 else { return false }
+        // ASCII (every topic Locus builds) is decided on bytes, without Unicode property lookups.
+        var asciiOnly = true
+        for byte in topic.utf8 {
+            if byte >= 0x80 {
+                asciiOnly = false
+                break
+            }
+            if byte < 0x21 || byte == 0x7F { return false }
+        }
+        if asciiOnly { return true }
         return !topic.unicodeScalars.contains { $0.value < 0x21 || (0x7F...0x9F).contains($0.value) || $0.properties.isWhitespace }
     }
 }

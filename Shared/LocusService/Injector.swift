@@ -29,7 +29,9 @@ public final class Injector: @unchecked Sendable {
         self.capacity = capacity
     }
 
-    /// Queues an item and wakes the runtime; blocks while the queue is full.
+    /// Queues an item and wakes the runtime; blocks while the queue is full. Only the item
+    /// that finds the queue empty signals (one system call per batch, not per fix): the runtime
+    /// clears the signal before it takes the queue, so whatever it does not take signals again.
     public func send(_ item: Item) {
         lock.lock()
         while items.count >= capacity {
@@ -38,9 +40,10 @@ public final class Injector: @unchecked Sendable {
             space.wait()
             lock.lock()
         }
+        let wasEmpty = items.isEmpty
         items.append(item)
         lock.unlock()
-        wakeup.signal()
+        if wasEmpty { wakeup.signal() }
     }
 
     public func publish(_ outbound: Outbound) { send(.publish(outbound)) }

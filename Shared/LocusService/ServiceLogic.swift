@@ -23,6 +23,10 @@ public struct Outbound: Sendable, Equatable {
 public protocol ServiceLogic {
     /// Topic prefixes this service receives.
     var subscriptions: [String] { get }
+    /// Bumped whenever `subscriptions` changes after start; on the bus the runtime then
+    /// follows it after the batch: new prefixes are subscribed, dropped ones unsubscribed,
+    /// so the bus stops sending what the service no longer wants (it never decodes it).
+    var subscriptionsVersion: Int { get }
     mutating func receive(_ message: Message, topic: String, now: Double) -> [Outbound]
     /// Called at least every tick interval on the bus, and after every input in `--stdio` mode.
     mutating func tick(now: Double) -> [Outbound]
@@ -55,6 +59,7 @@ public protocol ServiceLogic {
 }
 
 extension ServiceLogic {
+    public var subscriptionsVersion: Int { 0 }
     public mutating func tick(now: Double) -> [Outbound] { [] }
     public mutating func finish(now: Double) -> [Outbound] { [] }
     public mutating func flush(now: Double) -> [Outbound] { [] }

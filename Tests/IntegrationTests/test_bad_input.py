@@ -199,7 +199,9 @@ def region_add(shape):
     ({"type": "Polygon", "coordinates": [[["13.4", "52.5"]] * 4]}, "number"),
     ({"type": "Polygon", "coordinates": [[[13.4]] * 4]}, ""),
     ({"type": "MultiPolygon", "coordinates": []}, ""),
-    ({"type": "LineString", "coordinates": SQUARE}, "LineString"),
+    # A corridor needs its width; a Point is no region.
+    ({"type": "LineString", "coordinates": SQUARE}, "shape.width: required field is missing"),
+    ({"type": "Point", "coordinates": [13.4, 52.5]}, "Point\" is not a supported shape"),
     ({"type": "Circle", "center": [13.4, 52.5], "radius": -5}, "radius"),
     ({"type": "Circle", "center": [13.4, 52.5], "radius": 0}, "radius"),
     ({"type": "Circle", "center": [13.4, 52.5]}, "radius"),

@@ -265,3 +265,55 @@ def test_unreachable_sink_does_not_hold_up_the_others(tmp_path):
     errors = [body for topic, body in out if topic == "error.notifier"]
     assert any(e["code"] == "sinkUnavailable" and "Connection refused" in e["message"] for e in errors), errors
     assert any(e["code"] == "drainTimeout" for e in errors)
+
+
+def test_bus_destination_fixes_reach_the_notifier_and_a_fleets_do_not(bus, tmp_path):
+    """On the bus the notifier subscribes to the fused fixes of devices with a destination
+    only: progress and arrival come for the car, and a thousand fixes of other devices are
+    never sent to it (its health counts what it received)."""
+    sink = tmp_path / "n.jsonl"
+    process = subprocess.Popen([str(bin_dir() / "locus-notifier"), "--sink", f"jsonl:{sink}", "--state", str(tmp_path / "s"),
+                                "--health-interval", "0.5", "--no-replay"], env=bus.env, stderr=subprocess.PIPE, text=True)
+    try:
+        health = bus.subscriber("health.notifier")
+        notes = bus.subscriber("notify.jsonl")
+        bus.wait_for(health, lambda topic, body: True, timeout=15)
+        publisher = bus.publisher()
+
+        def publish(topic, body):
+            publisher.send_multipart([topic.encode(), json.dumps(body).encode()])
+
+        def kinds():
+            return [line["kind"] for line in read_jsonl(sink)] if sink.exists() else []
+
+        publish("notify.request", envelope("destination.set", device="car", lat=31.3, lon=121.47, radius=500, step=1000))
+        # The subscription follows the request: until it is in place the car's fixes pass by, so
+        # the first one (3.3 km out) is repeated until its progress is notified (the bus also
+        # replays the newest to the new subscription). Then the car drives in.
+        for attempt in range(30):
+            publish("location.fused.car", envelope("location", t=T0 + attempt, device="car", source="fused", lat=31.27, lon=121.47, hacc=5))
+            try:
+                bus.wait_for(notes, lambda topic, body: "to the destination" in body["body"], timeout=1)
+                break
+            except AssertionError:
+                continue
+        for step, lat in enumerate([31.28, 31.29, 31.297]):
+            publish("location.fused.car", envelope("location", t=T0 + 100 + step, device="car", source="fused", lat=lat, lon=121.47, hacc=5))
+        bus.wait_for(notes, lambda topic, body: "arrived" in body["body"], timeout=15)
+        assert kinds() == ["destinationProgress", "destinationProgress", "destinationProgress", "destinationArrival"], kinds()
+
+        def received():
+            return bus.wait_for(health, lambda topic, body: True, timeout=10)[1]["counters"].get("received", 0)
+
+        before = received()
+        for number in range(1000):
+            publish(f"location.fused.van-{number}", envelope("location", device=f"van-{number}", source="fused",
+                                                             lat=31.0, lon=121.47, hacc=5))
+        # A request behind the vans: once it is notified, everything before it was handled.
+        publish("notify.request", envelope("notify.request", title="after the vans", body="marker"))
+        bus.wait_for(notes, lambda topic, body: body["title"] == "after the vans", timeout=15)
+        after = bus.wait_for(health, lambda topic, body: body["counters"].get("received", 0) > before, timeout=10)[1]
+        assert after["counters"]["received"] - before < 10, (before, after["counters"])
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

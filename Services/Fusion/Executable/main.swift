@@ -20,6 +20,7 @@ let spec = CommandLineSpec(
         OptionSpec("--late-limit", value: "SECONDS", help: "a fix older than its device's newest by more than this is refused; younger, it is history", default: "21600"),
         OptionSpec("--clock-fault", value: "SECONDS", help: "a fix time further behind its arrival is a clock fault, re-timed by arrival", default: "86400"),
         OptionSpec("--max-future", value: "SECONDS", help: "…and so is one further ahead of its arrival", default: "300"),
+        OptionSpec("--max-devices", value: "N", help: "devices kept; fixes of further devices are refused (tooManyDevices)", default: "10000"),
     ],
     footer: """
     Subscribes to location.raw.*, control.* and motion.*; publishes location.fused.<device>,
@@ -43,6 +44,7 @@ do {
     configuration.lateLimitSeconds = try options.double("--late-limit") ?? configuration.lateLimitSeconds
     configuration.clockFaultBehindSeconds = try options.double("--clock-fault") ?? configuration.clockFaultBehindSeconds
     configuration.maximumFutureSeconds = try options.double("--max-future") ?? configuration.maximumFutureSeconds
+    configuration.maximumDevices = try options.int("--max-devices") ?? 10_000
 } catch {
     ServiceProgram.usageFailure("locus-fusion", error.message)
 }
@@ -53,6 +55,7 @@ for (name, value) in [("--approx-cell", approxCell), ("--approx-period", approxP
     where !(value.isFinite && value > 0) {
     ServiceProgram.usageFailure("locus-fusion", "\(name) must be a positive number")
 }
+if configuration.maximumDevices < 1 { ServiceProgram.usageFailure("locus-fusion", "--max-devices must be a positive number") }
 
 var store: LastKnownStore?
 let stateDirectory = options.string("--state")

@@ -15,17 +15,31 @@ public import LocusGeo
 /// Averaging the points of many periods converges on the centre of the secret cell, never on
 /// the position inside it: the grid does not move between periods (a grid that moved would
 /// dither, and its average would converge on the truth).
+///
+/// The keyed hashes depend only on the device and the period, so a service keeps them per
+/// device (`Offsets`): one hash per device and one per period, not two per fix.
 public struct ApproximateLocation: Sendable {
     public var cellSizeMeters: Double
     public var periodSeconds: Double
     public var jitterRadiusMeters: Double
-    private let secret: [UInt8]
+    private let mac: HMACSHA256
 
     public init(secret: [UInt8], cellSizeMeters: Double = 2_500, periodSeconds: Double = 900, jitterRadiusMeters: Double? = nil) {
-        self.secret = secret
+        self.mac = HMACSHA256(key: secret)
         self.cellSizeMeters = cellSizeMeters
         self.periodSeconds = periodSeconds
         self.jitterRadiusMeters = jitterRadiusMeters ?? cellSizeMeters / 4
+    }
+
+    /// One device's secret values: its grid shift (fixed) and the jitter of the period it was
+    /// last asked about, with the point that gave, so a fix in the same cell and period costs
+    /// no projection either.
+    public struct Offsets: Sendable {
+        let device: String
+        let shift: (row: Double, column: Double)
+        var period = Int64.min
+        var jitter = (east: 0.0, north: 0.0)
+        var last: (center: Coordinate, point: Coordinate)?
     }
 
     /// Radius of the reported circle: always at least the cell's half diagonal.
@@ -34,26 +48,48 @@ public struct ApproximateLocation: Sendable {
     /// The period a time falls in; the reported point changes only when this does.
     public func periodIndex(t: Double) -> Int64 { Int64((t / periodSeconds).rounded(.down)) }
 
+    /// The values to keep for `device`; computes its grid shift (one keyed hash).
+    public func offsets(device: String) -> Offsets {
+        let (row, column) = uniformPair(label: "grid", device: device, extra: "")
+        return Offsets(device: device, shift: (row, column))
+    }
+
     /// The reduced point for `device` at `coordinate` and time `t`.
     public func reduce(_ coordinate: Coordinate, device: String, t: Double) -> Coordinate {
-        let center = cellCenter(coordinate, device: device)
+        var offsets = offsets(device: device)
+        return reduce(coordinate, t: t, offsets: &offsets)
+    }
+
+    /// The reduced point for the device of `offsets`; a new period costs one keyed hash.
+    public func reduce(_ coordinate: Coordinate, t: Double, offsets: inout Offsets) -> Coordinate {
         let period = periodIndex(t: t)
-        let (u1, u2) = uniformPair(label: "period", device: device, extra: String(period))
-        let radius = jitterRadiusMeters * u1.squareRoot()
-        let angle = 2 * Double.pi * u2
-        let plane = LocalTangentPlane(origin: center)
-        return plane.unproject(east: radius * sin(angle), north: radius * cos(angle))
+        if period != offsets.period {
+            let (u1, u2) = uniformPair(label: "period", device: offsets.device, extra: String(period))
+            let radius = jitterRadiusMeters * u1.squareRoot()
+            let angle = 2 * Double.pi * u2
+            offsets.period = period
+            offsets.jitter = (radius * sin(angle), radius * cos(angle))
+            offsets.last = nil
+        }
+        let center = cellCenter(coordinate, shift: offsets.shift)
+        if let last = offsets.last, last.center == center { return last.point }
+        let point = LocalTangentPlane(origin: center).unproject(east: offsets.jitter.east, north: offsets.jitter.north)
+        offsets.last = (center, point)
+        return point
     }
 
     /// The centre of the device's secret grid cell that holds `coordinate`.
     public func cellCenter(_ coordinate: Coordinate, device: String) -> Coordinate {
-        let (shiftRow, shiftColumn) = uniformPair(label: "grid", device: device, extra: "")
+        cellCenter(coordinate, shift: offsets(device: device).shift)
+    }
+
+    private func cellCenter(_ coordinate: Coordinate, shift: (row: Double, column: Double)) -> Coordinate {
         let rowHeightDegrees = cellSizeMeters / Self.metersPerDegreeLatitude
-        let row = ((coordinate.lat - shiftRow * rowHeightDegrees) / rowHeightDegrees).rounded(.down)
-        let centerLat = min(89.9, max(-89.9, (row + 0.5 + shiftRow) * rowHeightDegrees))
+        let row = ((coordinate.lat - shift.row * rowHeightDegrees) / rowHeightDegrees).rounded(.down)
+        let centerLat = min(89.9, max(-89.9, (row + 0.5 + shift.row) * rowHeightDegrees))
         let columnWidthDegrees = cellSizeMeters / (Self.metersPerDegreeLongitudeAtEquator * max(0.05, cos(centerLat * .pi / 180)))
-        let column = ((coordinate.lon - shiftColumn * columnWidthDegrees) / columnWidthDegrees).rounded(.down)
-        var centerLon = (column + 0.5 + shiftColumn) * columnWidthDegrees
+        let column = ((coordinate.lon - shift.column * columnWidthDegrees) / columnWidthDegrees).rounded(.down)
+        var centerLon = (column + 0.5 + shift.column) * columnWidthDegrees
         if centerLon > 180 { centerLon -= 360 } else if centerLon < -180 { centerLon += 360 }
         return Coordinate(lat: centerLat, lon: centerLon)
     }
@@ -68,7 +104,7 @@ public struct ApproximateLocation: Sendable {
             message.append(0)
             message += Array(part.utf8)
         }
-        let code = HMACSHA256.authenticationCode(key: secret, message: message)
+        let code = mac.authenticationCode(for: message)
         func unit(_ offset: Int) -> Double {
             var value: UInt64 = 0
             for index in offset..<offset + 8 { value = value << 8 | UInt64(code[index]) }

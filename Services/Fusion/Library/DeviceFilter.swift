@@ -23,13 +23,16 @@ public struct DeviceFilter: Sendable {
         case tooOld
     }
 
-    public var settings: FilterSettings
-    public var activity: MotionActivity = .unknown
+    public var settings: FilterSettings { didSet { baseProcessNoise = settings.processNoise(for: activity) } }
+    public var activity: MotionActivity = .unknown { didSet { baseProcessNoise = settings.processNoise(for: activity) } }
     public private(set) var time: Double = -.infinity
     public private(set) var isInitialized = false
     private var plane = LocalTangentPlane(origin: Coordinate(lat: 0, lon: 0))
-    private var x = [Double](repeating: 0, count: 4)
-    private var p = [Double](repeating: 0, count: 16)
+    /// State and covariance (row-major 4×4) held inline: a fix touches no heap memory.
+    private var x = SIMD4<Double>()
+    private var p = SIMD16<Double>()
+    /// The process noise of `activity` before any manoeuvre scaling (looked up once per change).
+    private var baseProcessNoise: Double
     /// Running mean of the correlated share of measurement variance (per axis, m²).
     private var correlatedVariance = 0.0
     private var correlatedTime = -Double.infinity
@@ -42,6 +45,7 @@ public struct DeviceFilter: Sendable {
     public init(settings: FilterSettings = FilterSettings()) {
         self.settings = settings
         self.gate = settings.gate
+        self.baseProcessNoise = settings.processNoise(for: .unknown)
     }
 
     /// Fuses a position measured at `t` with per-fix radius `haccMeters` (trust already applied).
@@ -135,16 +139,16 @@ public struct DeviceFilter: Sendable {
 
     private mutating func start(at coordinate: Coordinate, sigma: Double, t: Double) {
         plane = LocalTangentPlane(origin: coordinate)
-        x = [0, 0, 0, 0]
+        x = SIMD4()
         let white = (1 - settings.correlatedFraction) * sigma * sigma
         correlatedVariance = settings.correlatedFraction * sigma * sigma
         correlatedTime = t
         innovationLevel = 2
         let speedVariance = 15.0 * 15.0  // unknown velocity: up to motorway speed
-        p = [white, 0, 0, 0,
-             0, white, 0, 0,
-             0, 0, speedVariance, 0,
-             0, 0, 0, speedVariance]
+        p = SIMD16(white, 0, 0, 0,
+                   0, white, 0, 0,
+                   0, 0, speedVariance, 0,
+                   0, 0, 0, speedVariance)
         time = t
         isInitialized = true
     }
@@ -163,8 +167,7 @@ public struct DeviceFilter: Sendable {
             p[row * 4 + 0] += dt * p[row * 4 + 2]
             p[row * 4 + 1] += dt * p[row * 4 + 3]
         }
-        let base = settings.processNoise[activity] ?? settings.processNoise[.unknown] ?? 1
-        let q = base * min(settings.maximumManeuverScale, max(1, innovationLevel / 2))
+        let q = baseProcessNoise * min(settings.maximumManeuverScale, max(1, innovationLevel / 2))
         let qPosition = q * dt * dt * dt / 3, qCross = q * dt * dt / 2, qSpeed = q * dt
         p[0] += qPosition; p[5] += qPosition
         p[2] += qCross; p[8] += qCross; p[7] += qCross; p[13] += qCross
@@ -195,7 +198,7 @@ public struct DeviceFilter: Sendable {
         let determinant = s00 * s11 - s01 * s01
         let i00 = s11 / determinant, i11 = s00 / determinant, i01 = -s01 / determinant
         // K = P Hᵀ S⁻¹ (4×2); P Hᵀ is columns a0 and a1 of P.
-        var k = [Double](repeating: 0, count: 8)
+        var k = SIMD8<Double>()
         for row in 0..<4 {
             let a = p[row * 4 + a0], b = p[row * 4 + a1]
             k[row * 2] = a * i00 + b * i01
@@ -203,7 +206,8 @@ public struct DeviceFilter: Sendable {
         }
         for row in 0..<4 { x[row] += k[row * 2] * innovation.0 + k[row * 2 + 1] * innovation.1 }
         // P ← P − K H P, where H P is rows a0 and a1 of P.
-        let measuredRows = Array(p[(a0 * 4)..<(a0 * 4 + 8)])
+        var measuredRows = SIMD8<Double>()
+        for index in 0..<8 { measuredRows[index] = p[a0 * 4 + index] }
         for row in 0..<4 {
             for column in 0..<4 {
                 p[row * 4 + column] -= k[row * 2] * measuredRows[column] + k[row * 2 + 1] * measuredRows[4 + column]

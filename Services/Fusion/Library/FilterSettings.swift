@@ -43,6 +43,11 @@ public struct FilterSettings: Sendable, Equatable {
         self.gate = gate
     }
 
+    /// The spectral density for `activity`: its own, else unknown's, else 1.
+    public func processNoise(for activity: MotionActivity) -> Double {
+        processNoise[activity] ?? processNoise[.unknown] ?? 1
+    }
+
     public static let standardProcessNoise: [MotionActivity: Double] = [
         .stationary: 0.01, .walking: 0.3, .running: 1, .cycling: 1, .automotive: 3, .unknown: 3,
     ]

@@ -10,8 +10,15 @@ public struct FusionLogic: ServiceLogic {
     public static let service = "fusion"
 
     public var configuration: FusionConfiguration
-    public private(set) var devices: [String: DeviceState] = [:]
+    /// Every device's state, in one array; `slots` finds a device's place. A fix takes its
+    /// device's state out (`take()`, a move) and puts it back, so none of it is copied per fix.
+    private var states: [DeviceState?] = []
+    /// Each device's topics, beside its state (in the same slot).
+    private var topics: [DeviceTopics] = []
+    private var slots: [String: Int] = [:]
     var counters = Counters()
+    /// The per-fix counts, kept as integers: no string is built or hashed per fix.
+    var fixCounts = FixCounts()
     private var seenIDs: RecentIDs
     private var store: LastKnownStore?
     /// Episodes of the last-known store; a fix not saved stays `unsavedFix` and is retried.
@@ -32,7 +39,15 @@ public struct FusionLogic: ServiceLogic {
 
     public var subscriptions: [String] { [Topic.locationRawPrefix, Topic.controlPrefix, Topic.motionPrefix] }
 
-    public var healthCounters: [String: Int] { counters.values.merging(["devices": devices.count]) { a, _ in a } }
+    public var healthCounters: [String: Int] {
+        counters.values.merging(fixCounts.values) { a, _ in a }.merging(["devices": states.count]) { a, _ in a }
+    }
+
+    /// The number of devices with state.
+    public var deviceCount: Int { states.count }
+
+    /// A device's state, for inspection.
+    public func state(of device: String) -> DeviceState? { slots[device].flatMap { states[$0] } }
 
     public var healthState: HealthState { storage.healthState }
 
@@ -50,15 +65,18 @@ public struct FusionLogic: ServiceLogic {
         }
         switch message.body {
         case .location(let location) where topic.hasPrefix(Topic.locationRawPrefix):
-            out += receiveFix(location, message: message, topic: topic, now: now)
+            // Taken as it is when nothing came before it (the usual case): no second array.
+            if out.isEmpty { out = receiveFix(location, message: message, topic: topic, now: now) } else {
+                out += receiveFix(location, message: message, topic: topic, now: now)
+            }
         case .control(let control) where topic.hasPrefix(Topic.controlPrefix):
-            guard let device = deviceState(for: control.device, topic: topic, prefix: Topic.controlPrefix, message: message, now: now, out: &out)
+            guard let slot = slot(for: control.device, topic: topic, prefix: Topic.controlPrefix, message: message, now: now, out: &out)
             else { return out }
-            devices[device]?.policy.apply(control)
+            states[slot]?.policy.apply(control)
         case .motion(let motion) where topic.hasPrefix(Topic.motionPrefix):
-            guard let device = deviceState(for: motion.device, topic: topic, prefix: Topic.motionPrefix, message: message, now: now, out: &out)
+            guard let slot = slot(for: motion.device, topic: topic, prefix: Topic.motionPrefix, message: message, now: now, out: &out)
             else { return out }
-            devices[device]?.filter.activity = motion.activity
+            states[slot]?.filter.activity = motion.activity
         default:
             counters.add("ignored")
         }
@@ -71,26 +89,33 @@ public struct FusionLogic: ServiceLogic {
 
     public mutating func finish(now: Double) -> [Outbound] {
         let out = republishCache(now: now)
-        for device in devices.keys.sorted() { saveIfDue(device, force: true) }
+        for (_, slot) in slots.sorted(by: { $0.key < $1.key }) {
+            guard var state = states[slot].take() else { continue }
+            saveIfDue(&state, force: true)
+            states[slot] = state
+        }
         return out
     }
 
     // MARK: - Fixes
 
     private mutating func receiveFix(_ location: Location, message: Message, topic: String, now: Double) -> [Outbound] {
+        // Room for what one fix publishes (fused, significant, approx, visit): one allocation.
         var out: [Outbound] = []
+        out.reserveCapacity(4)
         var t = message.envelope.t
         guard location.lat.isFinite, location.lon.isFinite, abs(location.lat) <= 90, abs(location.lon) <= 180,
               location.hacc.isFinite, location.hacc > 0, t.isFinite, (location.age ?? 0).isFinite, (location.age ?? 0) >= 0 else {
             return [reject("invalidValue", "location with a value out of range", topic: topic, message: message, now: now)]
         }
-        guard let device = deviceState(for: location.device, topic: topic, prefix: Topic.locationRawPrefix, message: message, now: now, out: &out),
-              var state = devices[device] else { return out }
-        defer { devices[device] = state }
+        guard let slot = slot(for: location.device, topic: topic, prefix: Topic.locationRawPrefix, message: message, now: now, out: &out),
+              var state = states[slot].take() else { return out }
+        defer { states[slot] = state }
+        let device = location.device
 
-        let key = DeviceState.FixKey(source: location.source, t: t, lat: location.lat, lon: location.lon)
-        if state.isRepeat(key) {
-            counters.add("duplicateFixes")
+        let key = RecentFixes.Key(source: location.source, t: t, lat: location.lat, lon: location.lon)
+        if state.recentFixes.isRepeat(key) {
+            fixCounts.add(.duplicateFixes)
             return out
         }
         let retimed = retimeIfFaulty(&t, device: device, state: &state, topic: topic, message: message, now: now, out: &out)
@@ -98,7 +123,9 @@ public struct FusionLogic: ServiceLogic {
         let measuredAt = t - (location.age ?? 0)
         let invented = location.source == "dr" || location.source == "cache"
         let coordinate = Coordinate(lat: location.lat, lon: location.lon)
-        var hacc = configuration.trust.effectiveHacc(location.hacc, source: location.source)
+        // `SourceTrust.effectiveHacc`, with the source's scale kept per device.
+        let trustScale = state.trustScale(for: location.source, in: configuration.trust)
+        var hacc = max(configuration.trust.minimumHaccMeters, location.hacc * trustScale)
         if let age = location.age { hacc += age * configuration.filter.stalenessSpeedMetersPerSecond }
 
         switch state.timeline.place(measuredAt: measuredAt, invented: invented, lateLimitSeconds: configuration.lateLimitSeconds) {
@@ -134,7 +161,7 @@ public struct FusionLogic: ServiceLogic {
         }
 
         let outcome = state.filter.update(coordinate: coordinate, haccMeters: hacc, t: measuredAt)
-        counters.add("fix." + String(describing: outcome))
+        fixCounts.add(outcome)
         switch outcome {
         case .rejectedOutlier, .tooOld, .fusedLate:
             return out  // the estimate at the filter's time is not newer: nothing to publish
@@ -142,30 +169,30 @@ public struct FusionLogic: ServiceLogic {
             break
         }
         if !invented { state.timeline.fusedReal(at: measuredAt, retimed: retimed) }
-        let velocityScale = configuration.filter.velocityAccuracyScale * configuration.trust.scale(for: location.source)
+        let velocityScale = configuration.filter.velocityAccuracyScale * trustScale
         if location.age == nil, velocityScale > 0, let velocity = VelocityMeasurement(location) {
             let fused = state.filter.updateVelocity(eastMetersPerSecond: velocity.eastMetersPerSecond,
                                                     northMetersPerSecond: velocity.northMetersPerSecond,
                                                     sigmaMetersPerSecond: velocity.sigmaMetersPerSecond * velocityScale)
-            counters.add(fused ? "velocity.fused" : "velocity.rejected")
+            fixCounts.add(fused ? .velocityFused : .velocityRejected)
         }
         if let alt = location.alt { state.lastAltitude = (alt, location.vacc) }
         guard let estimate = state.filter.estimate else { return out }
-        out += publish(estimate, device: device, mode: location.mode, state: &state)
+        publish(estimate, slot: slot, device: device, mode: location.mode, state: &state, out: &out)
         return out
     }
 
-    private mutating func publish(_ estimate: FilterEstimate, device: String, mode: String?, state: inout DeviceState) -> [Outbound] {
-        var out: [Outbound] = []
+    private mutating func publish(_ estimate: FilterEstimate, slot: Int, device: String, mode: String?, state: inout DeviceState,
+                                  out: inout [Outbound]) {
         let t = estimate.t
         if let visit = state.visits.observe(estimate.coordinate, haccMeters: estimate.haccMeters, t: t) {
             let body = Visit(device: device, lat: visit.center.lat, lon: visit.center.lon, hacc: visit.haccMeters,
                              arrival: visit.arrival, departure: visit.departure)
-            out.append(Outbound(topic: Topic.visit(device), body: .visit(body), t: t))
+            out.append(Outbound(topic: topics[slot].visit, body: .visit(body), t: t))
         }
         guard state.policy.shouldPublish(estimate.coordinate, haccMeters: estimate.haccMeters, t: t) else {
-            counters.add("held")
-            return out
+            fixCounts.add(.held)
+            return
         }
         let fused = Location(
             device: device, source: "fused", lat: estimate.coordinate.lat, lon: estimate.coordinate.lon,
@@ -173,35 +200,37 @@ public struct FusionLogic: ServiceLogic {
             speed: estimate.speedMetersPerSecond, speedAcc: max(estimate.speedAccuracy, 0.01),
             course: estimate.courseDegrees, mode: mode, tier: AccuracyTier(haccMeters: estimate.haccMeters).rawValue,
             timeSource: state.timeline.retimed ? "arrival" : nil)
-        out.append(Outbound(topic: Topic.locationFused(device), body: .location(fused), t: t))
+        out.append(Outbound(topic: topics[slot].fused, body: .location(fused), t: t))
         if state.significant.observe(estimate.coordinate, t: t) {
-            out.append(Outbound(topic: Topic.locationSignificant(device), body: .location(fused), t: t))
+            out.append(Outbound(topic: topics[slot].significant, body: .location(fused), t: t))
         }
-        if let approx = approximate(estimate.coordinate, device: device, t: t, state: &state) { out.append(approx) }
-        state.unsavedFix = LastKnownStore.Entry(device: device, lat: fused.lat, lon: fused.lon, hacc: fused.hacc, t: t, alt: fused.alt)
-        devices[device] = state
-        saveIfDue(device, force: false)
-        state = devices[device] ?? state
-        return out
+        if let approx = approximate(estimate.coordinate, slot: slot, device: device, t: t, state: &state) { out.append(approx) }
+        if store != nil {
+            state.unsavedFix = LastKnownStore.Entry(device: device, lat: fused.lat, lon: fused.lon, hacc: fused.hacc, t: t, alt: fused.alt)
+            saveIfDue(&state, force: false)
+        }
     }
 
-    /// The reduced-accuracy message, only when its point or period changed.
-    private func approximate(_ coordinate: Coordinate, device: String, t: Double, state: inout DeviceState) -> Outbound? {
+    /// The reduced-accuracy message, only when its point or period changed. The device's
+    /// secret offsets are kept in its state: a fix in the same cell and period hashes nothing.
+    private func approximate(_ coordinate: Coordinate, slot: Int, device: String, t: Double, state: inout DeviceState) -> Outbound? {
         guard let approx = configuration.approx else { return nil }
-        let point = approx.reduce(coordinate, device: device, t: t)
+        var offsets = state.approxOffsets ?? approx.offsets(device: device)
+        let point = approx.reduce(coordinate, t: t, offsets: &offsets)
+        state.approxOffsets = offsets
         let period = approx.periodIndex(t: t)
         if let last = state.lastApprox, last.period == period, last.coordinate == point { return nil }
         state.lastApprox = (point, period)
         let hacc = approx.haccMeters
         let body = Location(device: device, source: "fused", lat: point.lat, lon: point.lon, hacc: hacc, mode: "approx",
                             tier: AccuracyTier(haccMeters: hacc).rawValue)
-        return Outbound(topic: Topic.locationApprox(device), body: .location(body), t: t)
+        return Outbound(topic: topics[slot].approx, body: .location(body), t: t)
     }
 
     // MARK: - Last known location
 
-    private mutating func saveIfDue(_ device: String, force: Bool) {
-        guard let store, var state = devices[device], let entry = state.unsavedFix else { return }
+    private mutating func saveIfDue(_ state: inout DeviceState, force: Bool) {
+        guard let store, let entry = state.unsavedFix else { return }
         guard force || entry.t - state.lastStoredT >= configuration.storeIntervalSeconds else { return }
         // During an episode the newest fix per device waits (one per device: bounded) and is
         // tried again on the back-off; positions keep flowing, they need no storage.
@@ -220,7 +249,6 @@ public struct FusionLogic: ServiceLogic {
         }
         state.lastStoredT = entry.t
         state.unsavedFix = nil
-        devices[device] = state
     }
 
     /// Publishes the stored locations once, at the first moment the time is known, with their age.
@@ -251,22 +279,27 @@ public struct FusionLogic: ServiceLogic {
 
     // MARK: - Helpers
 
-    /// The device a message is about, after checking the topic names the same one and the
-    /// device limit; creates its state on first sight. Reports and returns nil otherwise.
-    private mutating func deviceState(for device: String, topic: String, prefix: String, message: Message, now: Double,
-                                      out: inout [Outbound]) -> String? {
-        guard Topic.suffix(of: topic, after: prefix) == device else {
+    /// The slot of the device a message is about, after checking the topic names the same
+    /// one and the device limit; creates its state on first sight. Reports and returns nil otherwise.
+    private mutating func slot(for device: String, topic: String, prefix: String, message: Message, now: Double,
+                               out: inout [Outbound]) -> Int? {
+        // A known device's raw fixes: one comparison with the topic its state keeps.
+        if prefix == Topic.locationRawPrefix, let slot = slots[device], topics[slot].rawIsASCII, topic == topics[slot].raw {
+            return slot
+        }
+        guard Topic.topic(topic, is: prefix, plus: device) else {
             out.append(reject("deviceMismatch", "topic \(topic) does not name device \(device)", topic: topic, message: message, now: now))
             return nil
         }
-        if devices[device] == nil {
-            guard devices.count < configuration.maximumDevices else {
-                out.append(reject("tooManyDevices", "more than \(configuration.maximumDevices) devices", topic: topic, message: message, now: now))
-                return nil
-            }
-            devices[device] = DeviceState(configuration: configuration)
+        if let slot = slots[device] { return slot }
+        guard states.count < configuration.maximumDevices else {
+            out.append(reject("tooManyDevices", "more than \(configuration.maximumDevices) devices", topic: topic, message: message, now: now))
+            return nil
         }
-        return device
+        states.append(DeviceState(device: device, configuration: configuration))
+        topics.append(DeviceTopics(device: device))
+        slots[device] = states.count - 1
+        return states.count - 1
     }
 
     mutating func reject(_ code: String, _ text: String, topic: String, message: Message, now: Double) -> Outbound {

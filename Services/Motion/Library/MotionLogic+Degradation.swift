@@ -33,6 +33,36 @@ extension MotionLogic {
         track.movingAtLastGood && track.cadence.isEstablished(minimumFixes: configuration.cadenceFixes)
     }
 
+    /// The earliest time (the service's clock) at which `tick` can change `track`: the
+    /// conditions of `checkPause` and `degrade`, as times on the device's clock moved to the
+    /// service's by its offset (keep them in step with those two). A few ulps early, so rounding
+    /// never makes a tick miss one; a device looked at early is simply looked at again next tick.
+    func dueTime(_ track: DeviceTrack) -> Double? {
+        guard !track.paused else { return nil }
+        var due: Double?
+        if let since = track.stationarySince { due = since + configuration.pauseAfterSeconds }
+        if let good = track.lastGood {
+            var next: Double?
+            switch track.phase {
+            case .tracking:
+                if mayDeadReckon(track) {
+                    next = max(good.t, track.resumedAt ?? good.t)
+                        + (expectedIntervalSeconds(track) + configuration.outageGraceSeconds + track.clock.toleranceSeconds)
+                }
+            case .deadReckoning(_, let nextT), .cache(let nextT):
+                next = nextT
+            case .unavailable:
+                next = nil
+            }
+            if let next { due = min(due ?? next, next) }
+        }
+        // Device time is the service's less the offset: the service's time is the device's plus it.
+        return due.map { deviceDue in
+            let serviceDue = deviceDue + (track.clock.offsetSeconds ?? 0)
+            return serviceDue - 8 * serviceDue.ulp
+        }
+    }
+
     /// Degrades a device whose fixes stopped. Every time here is the device's own (its clock's
     /// offset applied to `now`), so a device that is steadily late is not lost, and dead-reckoned
     /// and cached fixes are never stamped later than the device's next real fix can be.

@@ -14,13 +14,20 @@ public import LocusProtocol
 public struct MotionLogic: ServiceLogic {
     public static let service = "motion"
 
-    public var configuration: MotionConfiguration
+    public var configuration: MotionConfiguration { didSet { rescheduleAll() } }
     public private(set) var devices: [String: DeviceTrack] = [:]
     /// Low power as the power supply reports it (nil: not known).
-    public var lowPowerBySupply: Bool?
+    public var lowPowerBySupply: Bool? { didSet { rescheduleAll() } }
     /// This instance's `src`, so its own control messages coming back over the bus are skipped.
     public let ownSource: String?
     var counters = Counters()
+    /// Good fixes, counted apart from `counters`: one per fused fix, so no string is hashed for it.
+    private var goodFixes = 0
+    /// When each device next has something for `tick` to do.
+    private var schedule = TickSchedule()
+    /// Looks at every device in every tick, as before the schedule: the reference the
+    /// schedule is tested against (same output, in the same order).
+    var tickScansEveryDevice = false
 
     public init(configuration: MotionConfiguration = MotionConfiguration(), ownSource: String? = nil) {
         self.configuration = configuration
@@ -30,7 +37,7 @@ public struct MotionLogic: ServiceLogic {
     public var subscriptions: [String] { [Topic.motionPrefix, Topic.locationFusedPrefix, Topic.controlPrefix] }
 
     public var healthCounters: [String: Int] {
-        counters.values.merging([
+        counters.values.merging(goodFixes > 0 ? ["goodFixes": goodFixes] : [:]) { a, _ in a }.merging([
             "devices": devices.count,
             "degraded": devices.values.filter(\.isDegraded).count,
             "unavailable": devices.values.filter(\.isUnavailable).count,
@@ -61,15 +68,26 @@ public struct MotionLogic: ServiceLogic {
         }
     }
 
+    /// Pauses and degradation steps that have fallen due, device by device in name order.
+    /// Only devices the schedule says are due are looked at: the others have nothing to do.
     public mutating func tick(now: Double) -> [Outbound] {
         var out: [Outbound] = []
-        for device in devices.keys.sorted() {
+        for device in tickScansEveryDevice ? devices.keys.sorted() : schedule.takeDue(at: now) {
             guard var track = devices[device] else { continue }
             out += checkPause(&track, device: device, now: now)
             out += degrade(&track, device: device, now: now)
             devices[device] = track
+            reschedule(device, track)
         }
         return out
+    }
+
+    private mutating func reschedule(_ device: String, _ track: DeviceTrack) {
+        schedule.set(device, due: dueTime(track))
+    }
+
+    private mutating func rescheduleAll() {
+        for (device, track) in devices { reschedule(device, track) }
     }
 
     // MARK: - Input
@@ -78,7 +96,10 @@ public struct MotionLogic: ServiceLogic {
         var out: [Outbound] = []
         guard let device = accept(location.device, topic: topic, prefix: Topic.locationFusedPrefix, message: message, now: now, out: &out),
               var track = devices[device] else { return out }
-        defer { devices[device] = track }
+        defer {
+            devices[device] = track
+            reschedule(device, track)
+        }
         let t = message.envelope.t
         if Self.isOwnDegradedFix(location) {
             counters.add("ownFixes")
@@ -97,7 +118,7 @@ public struct MotionLogic: ServiceLogic {
             return out
         }
         track.cadence.observe(gap: track.lastGood.map { t - $0.t }, maximumIntervalSeconds: configuration.cadenceMaximumIntervalSeconds)
-        counters.add("goodFixes")
+        goodFixes += 1
         track.lastGood = GoodFix(coordinate: Coordinate(lat: location.lat, lon: location.lon), haccMeters: location.hacc, t: t,
                                  speedMetersPerSecond: location.speed, speedAccuracyMetersPerSecond: location.speedAcc,
                                  courseDegrees: location.course, altitudeMeters: location.alt)
@@ -118,7 +139,10 @@ public struct MotionLogic: ServiceLogic {
         var out: [Outbound] = []
         guard let device = accept(motion.device, topic: topic, prefix: Topic.motionPrefix, message: message, now: now, out: &out),
               var track = devices[device] else { return out }
-        defer { devices[device] = track }
+        defer {
+            devices[device] = track
+            reschedule(device, track)
+        }
         let t = message.envelope.t
         guard ConfidenceRank(motion.confidence) >= configuration.minimumConfidence else {
             counters.add("lowConfidence")
@@ -155,7 +179,10 @@ public struct MotionLogic: ServiceLogic {
         var out: [Outbound] = []
         guard let device = accept(control.device, topic: topic, prefix: Topic.controlPrefix, message: message, now: now, out: &out),
               var track = devices[device] else { return out }
-        defer { devices[device] = track }
+        defer {
+            devices[device] = track
+            reschedule(device, track)
+        }
         if mode == .low {
             if let accuracy = control.desiredAccuracy, accuracy < configuration.lowPowerAccuracyMeters {
                 out.append(reject("contradictoryControl", "powerMode low with desiredAccuracy \(accuracy) m finer than the low-power \(configuration.lowPowerAccuracyMeters) m",
@@ -177,8 +204,7 @@ public struct MotionLogic: ServiceLogic {
 
     /// Whether a fused fix came from this service's own dead reckoning or cache.
     public static func isOwnDegradedFix(_ location: Location) -> Bool {
-        let own: Set<String> = ["dr", "cache"]
-        return own.contains(location.mode ?? "") || own.contains(location.source)
+        location.mode == "dr" || location.mode == "cache" || location.source == "dr" || location.source == "cache"
     }
 
     // MARK: - Strategy
@@ -214,6 +240,7 @@ public struct MotionLogic: ServiceLogic {
             guard var track = devices[device] else { continue }
             out += steer(&track, device: device, reason: lowPower == true ? "battery low: low power" : "power supply normal", t: now)
             devices[device] = track
+            reschedule(device, track)
         }
         return out
     }
@@ -232,7 +259,7 @@ public struct MotionLogic: ServiceLogic {
     /// The device a message is about, after checking the topic names it and it is known.
     private mutating func accept(_ device: String, topic: String, prefix: String, message: Message, now: Double,
                                  out: inout [Outbound]) -> String? {
-        guard Topic.suffix(of: topic, after: prefix) == device else {
+        guard Topic.topic(topic, is: prefix, plus: device) else {
             out.append(reject("deviceMismatch", "topic \(topic) does not name device \(device)", topic: topic, message: message, now: now))
             return nil
         }

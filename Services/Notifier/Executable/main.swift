@@ -92,7 +92,7 @@ if let state = options.string("--state") {
 }
 
 let delivery = DeliveryService(directory: directory, specs: specs, options: sinkOptions, policy: policy)
-let logic: NotifierLogic
+var logic: NotifierLogic
 do {
     logic = try NotifierLogic(configuration: configuration, outbox: Outbox(directory: directory), delivery: delivery)
 } catch {

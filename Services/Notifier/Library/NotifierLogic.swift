@@ -9,12 +9,15 @@ public import LocusStore
 /// back out of `tick` and `finish` as `notify.<sink>` messages.
 public struct NotifierLogic: ServiceLogic {
     public static let service = "notifier"
-    public static let baseSubscriptions = [Topic.regionEventPrefix, Topic.visitPrefix, Topic.authStatusPrefix,
-                                           Topic.locationFusedPrefix, Topic.notifyRequest]
-    /// The base topics, plus the replay marker's when the notifier catches up after restarts.
+    public static let baseSubscriptions = [Topic.regionEventPrefix, Topic.visitPrefix, Topic.authStatusPrefix, Topic.notifyRequest]
+    /// The base topics, the fused fixes of the devices that have a destination (no other
+    /// device's fixes are wanted: a fleet's would cost the bus a delivery and this service a
+    /// decode per fix), plus the replay marker's when the notifier catches up after restarts.
     public var subscriptions: [String] {
-        Self.baseSubscriptions + (replayGate.map { [$0.markerTopic] } ?? [])
+        Self.baseSubscriptions + routing.destinations.keys.sorted().map(Topic.locationFused) + (replayGate.map { [$0.markerTopic] } ?? [])
     }
+    /// Moves whenever the set of devices with a destination changes (see `subscriptions`).
+    public private(set) var subscriptionsVersion = 0
 
     private let configuration: NotifierConfiguration
     private let outbox: Outbox
@@ -27,7 +30,13 @@ public struct NotifierLogic: ServiceLogic {
         var destinations: [String: Destination] = [:]
         var authorizations: [String: AuthStatus] = [:]
     }
-    private var routing: Routing
+    private var routing: Routing {
+        didSet {
+            if routing.destinations.count != oldValue.destinations.count || routing.destinations.keys != oldValue.destinations.keys {
+                subscriptionsVersion += 1
+            }
+        }
+    }
     private var storage = StorageGuard()
     /// Events whose commit failed, oldest first, with the time they were received: routed
     /// again, in order, once the outbox can be written (input is refused meanwhile).

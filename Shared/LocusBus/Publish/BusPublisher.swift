@@ -37,6 +37,8 @@ public final class BusPublisher {
     private var pending = PendingMessages()
     private var recent: ResendRing
     private var sendsSincePump = 0
+    /// Where `publish` encodes, reused from message to message.
+    private var encoded: [UInt8] = []
     /// Topics never re-sent after a bus restart: each message is superseded by the next one.
     public static let defaultNotResentPrefixes = [Topic.locationRawPrefix, Topic.locationFusedPrefix, Topic.locationApproxPrefix, Topic.healthPrefix]
     /// Topic prefixes kept out of the resend ring.
@@ -76,10 +78,14 @@ public final class BusPublisher {
     }
 
     /// Encodes and publishes (or queues until connected). Returns the message as sent.
+    /// The body is encoded into a buffer kept across calls: a message that goes straight out
+    /// costs no allocation for its bytes (one held back or kept for resending takes a copy).
     @discardableResult
     public func publish(_ body: Body, topic: String, t: Double) throws(ZMQError) -> Message {
         let message = stamp(body, topic: topic, t: t)
-        try send(topic: topic, body: MessageCodec.encode(message))
+        encoded.removeAll(keepingCapacity: true)
+        MessageCodec.encode(message, appendingTo: &encoded)
+        try send(topic: topic, body: encoded)
         return message
     }
 

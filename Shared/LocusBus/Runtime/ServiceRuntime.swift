@@ -42,7 +42,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     /// handed over first once it accepts again (at most one drain's worth).
     private var parked: [BusSubscriber.Received] = []
     /// The same for `--stdio` lines read before the logic stopped accepting input.
-    private var parkedLines: [Substring] = []
+    private var parkedLines: [[UInt8]] = []
     private var holding = false
     private var nextRetry = 0.0
 
@@ -122,6 +122,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         var nextTick = now() + settings.tickIntervalSeconds
         var nextHealth = now()
         var stopping = false
+        var subscribed = (version: logic.subscriptionsVersion, prefixes: Set(logic.subscriptions))
         let inputIndex = subscriberIndex ?? readerIndex
         while !stopping {
             let current = now()
@@ -183,12 +184,23 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
                 log.info("stopping on signal")
                 stopping = true
             }
+            if let subscriber, reader == nil { try follow(subscriptions: &subscribed, on: subscriber) }
         }
         let end = now()
         batch(now: end, emit: emit) { held in held(logic.finish(now: end)) }
         try flush(publisher)
         log.info("stopped: \(summary(publisher: publisher))")
         return 0
+    }
+
+    /// Subscribes to what the logic's subscriptions gained and drops what they lost, when
+    /// their version moved (with a reader thread the subscriber is that thread's: not followed).
+    private func follow(subscriptions subscribed: inout (version: Int, prefixes: Set<String>), on subscriber: BusSubscriber) throws {
+        guard logic.subscriptionsVersion != subscribed.version else { return }
+        let wanted = Set(logic.subscriptions)
+        for prefix in wanted.subtracting(subscribed.prefixes) { try subscriber.socket.subscribe(prefix) }
+        for prefix in subscribed.prefixes.subtracting(wanted) { try subscriber.socket.unsubscribe(prefix) }
+        subscribed = (logic.subscriptionsVersion, wanted)
     }
 
     /// Gives queued messages a bounded chance to reach the bus before the sockets close.
@@ -231,11 +243,16 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         let injectorBase = injectors.count > 0 ? poller.add(fileDescriptor: injectors[0].eventFD) : -1
         for injector in injectors.dropFirst() { poller.add(fileDescriptor: injector.eventFD) }
         var output = LineWriter(fd: 1)
+        var sent = 0
         let emit: (Outbound) -> Void = { [self] outbound in
             seq += 1
             let message = Message(body: outbound.body, id: ids.next(), t: outbound.t, src: settings.source, seq: seq)
-            output.write(TextForm.line(topic: outbound.topic, body: MessageCodec.encode(message)))
-            counters.add("sent")
+            output.write { line in
+                line.append(contentsOf: outbound.topic.utf8)
+                line.append(UInt8(ascii: " "))
+                MessageCodec.encode(message, appendingTo: &line)
+            }
+            sent += 1
         }
         var input = LineReader(fd: 0)
         var stopping = !settings.readsInput && injectors.isEmpty
@@ -243,7 +260,7 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         while !stopping {
             var reading = holdBack(now: now(), emit: emit)
             if reading && !parkedLines.isEmpty {
-                batch(now: stdioClock, emit: emit) { held in feed(&parkedLines, emit: { held([$0]) }) }
+                batch(now: stdioClock, emit: emit) { held in feed(&parkedLines, held: held) }
                 reading = parkedLines.isEmpty && logic.acceptsInput
             }
             output.flush()
@@ -255,9 +272,18 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
             if stdinIndex >= 0 { poller.watch(stdinIndex, reading && !inputEnded) }
             let readable = try poller.poll(timeoutMilliseconds: reading ? -1 : Int(Self.retryIntervalSeconds * 1000))
             if stdinIndex >= 0 && readable[stdinIndex] {
-                var (lines, ended) = input.read()
-                batch(now: stdioClock, emit: emit) { held in feed(&lines, emit: { held([$0]) }) }
-                parkedLines.append(contentsOf: lines)
+                var ended = false
+                batch(now: stdioClock, emit: emit) { held in
+                    ended = input.read { line in
+                        // Behind lines already held back, or while the logic refuses input, a
+                        // line waits (copied out of the read buffer) in order.
+                        if parkedLines.isEmpty && logic.acceptsInput {
+                            handleLine(line, held: held)
+                        } else {
+                            parkedLines.append(Array(line))
+                        }
+                    }
+                }
                 if ended { inputEnded = true }
             }
             if injectorBase >= 0 {
@@ -271,35 +297,36 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
         }
         batch(now: stdioClock, emit: emit) { held in held(logic.finish(now: stdioClock)) }
         output.flush()
+        counters.add("sent", sent)
         log.info("stopped: sent=\(counters["sent"]) received=\(received) rejected=\(counters["rejected"])")
         return 0
     }
 
-    /// Handles lines from the front of `lines` while the logic accepts input; the rest stay.
-    private func feed(_ lines: inout [Substring], emit: (Outbound) -> Void) {
+    /// Handles held-back lines from the front while the logic accepts input; the rest stay.
+    private func feed(_ lines: inout [[UInt8]], held: ([Outbound]) -> Void) {
         var position = 0
         while position < lines.count && logic.acceptsInput {
-            handleLine(lines[position], emit: emit)
+            lines[position].withUnsafeBytes { handleLine($0, held: held) }
             position += 1
         }
         lines.removeFirst(position)
     }
 
-    private func handleLine(_ line: Substring, emit: (Outbound) -> Void) {
-        if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return }
+    /// One text-form line, read where it lies in the input buffer.
+    private func handleLine(_ line: UnsafeRawBufferPointer, held: ([Outbound]) -> Void) {
+        if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) { return }
         let topic: String
         let message: Message
         do {
-            let parsed = try TextForm.parse(line)
-            topic = parsed.topic
-            message = try MessageCodec.decode(parsed.body)
+            (topic, message) = try TextForm.decode(line)
         } catch {
-            reject(error, topic: nil, now: stdioClock).forEach(emit)
+            held(reject(error, topic: nil, now: stdioClock))
             return
         }
         stdioClock = max(stdioClock, message.envelope.t)
-        deliver(message, topic: topic, now: stdioClock).forEach(emit)
-        logic.tick(now: stdioClock).forEach(emit)
+        held(deliver(message, topic: topic, now: stdioClock))
+        let ticked = logic.tick(now: stdioClock)
+        if !ticked.isEmpty { held(ticked) }
     }
 
     // MARK: shared

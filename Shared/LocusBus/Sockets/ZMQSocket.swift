@@ -84,6 +84,11 @@ public final class ZMQSocket {
         try setOption(ZMQ_SUBSCRIBE, bytes: Array(prefix.utf8))
     }
 
+    /// Drops one subscription made with `subscribe` (the same prefix).
+    public func unsubscribe(_ prefix: String) throws(ZMQError) {
+        try setOption(ZMQ_UNSUBSCRIBE, bytes: Array(prefix.utf8))
+    }
+
     public func setHighWaterMarks(send: Int32, receive: Int32) throws(ZMQError) {
         try setOption(ZMQ_SNDHWM, send)
         try setOption(ZMQ_RCVHWM, receive)

@@ -67,6 +67,12 @@ extension JSONScanner {
             }
             return negative ? -value : value
         }
+        // 16 to 19 digits (a full-precision Double as Swift prints it): exact in 128 bits.
+        if significantDigits <= 19, exponent10 >= -19, exponent10 <= 19 {
+            let value = exponent10 < 0 ? JSONScanner.quotient(mantissa, tenTo: -exponent10)
+                : JSONScanner.product(mantissa, tenTo: exponent10)
+            return negative ? -value : value
+        }
         let value = JSONScanner.correctlyRounded(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
         guard value.isFinite else {
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
@@ -94,6 +100,55 @@ extension JSONScanner {
         #endif
         return Double(String(decoding: token, as: UTF8.self)) ?? .nan
     }
+
+    /// `w / 10^n`, correctly rounded, for w < 2^64 and 0 < n ≤ 19: the 64-bit quotient of
+    /// w·2^s by 10^n (s chosen so it has exactly 64 bits) and whether a remainder is left
+    /// decide the rounding to 53 bits exactly, as a correctly rounded parser would.
+    static func quotient(_ w: UInt64, tenTo n: Int) -> Double {
+        guard w != 0 else { return 0 }
+        let d = integerPowersOfTen[n]
+        let wBits = 64 - w.leadingZeroBitCount, dBits = 64 - d.leadingZeroBitCount
+        var shift = 63 - wBits + dBits
+        var (q, r) = divide(w, shiftedBy: shift, by: d)
+        if q < 1 << 63 {
+            shift += 1
+            (q, r) = divide(w, shiftedBy: shift, by: d)
+        }
+        return rounded(q, sticky: r != 0, exponent: -shift)
+    }
+
+    /// `w × 10^n`, correctly rounded, for w < 2^64 and 0 < n ≤ 19 (the product is exact in 128 bits).
+    static func product(_ w: UInt64, tenTo n: Int) -> Double {
+        guard w != 0 else { return 0 }
+        let (high, low) = w.multipliedFullWidth(by: integerPowersOfTen[n])
+        if high == 0 { return rounded(low, sticky: false, exponent: 0) }
+        // The top 64 bits, with the bits below them folded into the rounding.
+        let shift = 64 - high.leadingZeroBitCount
+        let top = high << (64 - shift) | low >> shift
+        let dropped = low << (64 - shift)
+        return rounded(top, sticky: dropped != 0, exponent: shift, preNormalised: true)
+    }
+
+    /// (w · 2^shift) / d and its remainder, for a quotient below 2^64.
+    private static func divide(_ w: UInt64, shiftedBy shift: Int, by d: UInt64) -> (UInt64, UInt64) {
+        let high = shift == 0 ? 0 : shift >= 64 ? w << (shift - 64) : w >> (64 - shift)
+        let low = shift >= 64 ? 0 : w << shift
+        return d.dividingFullWidth((high, low))
+    }
+
+    /// `value × 2^exponent` (plus less than one unit when `sticky`) rounded half-even to a Double.
+    private static func rounded(_ value: UInt64, sticky: Bool, exponent: Int, preNormalised: Bool = false) -> Double {
+        let zeros = value.leadingZeroBitCount
+        let normalised = preNormalised ? value : value << zeros
+        let exponent = preNormalised ? exponent : exponent - zeros
+        // 64 bits: keep 53, round on the 11 below and the sticky bit.
+        var mantissa = normalised >> 11
+        let rest = normalised & 0x7FF
+        if rest > 0x400 || (rest == 0x400 && (sticky || mantissa & 1 == 1)) { mantissa += 1 }
+        return Double(sign: .plus, exponent: exponent + 11, significand: Double(mantissa))
+    }
+
+    static let integerPowersOfTen: [UInt64] = (0...19).map { power in (0..<power).reduce(UInt64(1)) { value, _ in value * 10 } }
 
     @inline(__always)
     private func accumulate(_ digit: UInt8, into mantissa: inout UInt64, digits: inout Int) {

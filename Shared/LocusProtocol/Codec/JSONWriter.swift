@@ -2,61 +2,83 @@
 /// per RFC 8259 (quote, backslash and every control character), numbers in the shortest
 /// form that reads back to the same Double, integers without ".0".
 struct JSONWriter: TextOutputStream {
-    private(set) var bytes: [UInt8]
+    private var buffer: JSONOutputBuffer
     /// Whether the next value or key needs a separating comma.
     private var needsComma = false
 
     init(capacity: Int = 256) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        buffer = JSONOutputBuffer(capacity: capacity)
+    }
+
+    /// A writer that continues `output` (moved in, so appending stays in place); give the
+    /// bytes back with `takeBytes()`.
+    init(appendingTo output: inout [UInt8]) {
+        buffer = JSONOutputBuffer(continuing: &output)
+    }
+
+    /// The bytes written so far (a copy).
+    var bytes: [UInt8] { buffer.written }
+
+    /// The bytes written, moved out of the writer.
+    mutating func takeBytes() -> [UInt8] {
+        buffer.take()
     }
 
     // MARK: - Structure
 
     mutating func beginObject() {
         separate()
-        bytes.append(.openBrace)
+        buffer.append(.openBrace)
         needsComma = false
     }
 
     mutating func endObject() {
-        bytes.append(.closeBrace)
+        buffer.append(.closeBrace)
         needsComma = true
     }
 
     mutating func beginArray() {
         separate()
-        bytes.append(.openBracket)
+        buffer.append(.openBracket)
         needsComma = false
     }
 
     mutating func endArray() {
-        bytes.append(.closeBracket)
+        buffer.append(.closeBracket)
         needsComma = true
     }
 
     /// Writes `"name":`; the next call writes its value.
     @inline(__always)
     mutating func key(_ name: StaticString) {
-        if needsComma { bytes.append(.comma) }
-        bytes.append(.quote)
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(.quote)
-        bytes.append(.colon)
+        let comma = needsComma
+        let count = name.utf8CodeUnitCount
+        buffer.write(upTo: count + 4) { out in
+            var at = 0
+            if comma {
+                out[0] = .comma
+                at = 1
+            }
+            out[at] = .quote
+            (out + at + 1).update(from: name.utf8Start, count: count)
+            out[at + count + 1] = .quote
+            out[at + count + 2] = .colon
+            return at + count + 3
+        }
         needsComma = false
     }
 
     /// Writes a key known only at run time (object maps such as health counters).
     mutating func key(_ name: String) {
-        if needsComma { bytes.append(.comma) }
+        if needsComma { buffer.append(.comma) }
         appendEscaped(name)
-        bytes.append(.colon)
+        buffer.append(.colon)
         needsComma = false
     }
 
     @inline(__always)
     private mutating func separate() {
-        if needsComma { bytes.append(.comma) }
+        if needsComma { buffer.append(.comma) }
     }
 
     // MARK: - Scalars
@@ -154,37 +176,35 @@ struct JSONWriter: TextOutputStream {
 
     /// `TextOutputStream`, so numbers can print themselves straight into the buffer.
     mutating func write(_ string: String) {
-        bytes.append(contentsOf: string.utf8)
+        buffer.append(contentsOf: string.utf8)
     }
 
     /// The standard library's ASCII fast path for numbers (avoids a String per Double).
-    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: buffer)
+    mutating func _writeASCII(_ ascii: UnsafeBufferPointer<UInt8>) {
+        buffer.append(contentsOf: ascii)
     }
 
     private mutating func appendLiteral(_ literal: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        buffer.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     private mutating func appendInteger(_ integer: Int) {
-        if integer < 0 { bytes.append(.minus) }
+        if integer < 0 { buffer.append(.minus) }
         var magnitude = integer.magnitude
         if magnitude < 10 {
-            bytes.append(.zero + UInt8(magnitude))
+            buffer.append(.zero + UInt8(magnitude))
             return
         }
-        var digits: (UInt64, UInt64) = (0, 0)
-        var count = 0
+        // Digits from the right into a stack buffer, then one append.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { scratch in
+            var first = scratch.count
             while magnitude > 0 {
-                scratch[count] = .zero + UInt8(magnitude % 10)
+                first -= 1
+                scratch[first] = .zero + UInt8(magnitude % 10)
                 magnitude /= 10
-                count += 1
             }
-            while count > 0 {
-                count -= 1
-                bytes.append(scratch[count])
-            }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[first...]))
         }
     }
 
@@ -196,6 +216,16 @@ struct JSONWriter: TextOutputStream {
     private mutating func appendShortDecimal(_ number: Double) -> Bool {
         let magnitude = number.magnitude
         guard magnitude >= 1e-6, magnitude < 1e15 else { return false }
+        // A decimal that works with k fraction digits also works with the most digits that
+        // keep below 10^15 (the candidate is then exactly 10^(most − k) times larger), so
+        // trying that one first rejects a full-precision number with one division, not fifteen.
+        var most = 1.0, power = 1.0
+        for _ in 1...15 {
+            power *= 10
+            guard magnitude * power < 1e15 else { break }
+            most = power
+        }
+        guard most > 1, Double(UInt64(magnitude * most + 0.5)) / most == magnitude else { return false }
         var scale = 1.0
         for fractionDigits in 1...15 {
             scale *= 10
@@ -203,7 +233,7 @@ struct JSONWriter: TextOutputStream {
             guard scaled < 1e15 else { return false }
             let candidate = UInt64(scaled + 0.5)
             guard Double(candidate) / scale == magnitude else { continue }
-            if number < 0 { bytes.append(.minus) }
+            if number < 0 { buffer.append(.minus) }
             appendFixedPoint(candidate, fractionDigits: fractionDigits)
             return true
         }
@@ -214,56 +244,76 @@ struct JSONWriter: TextOutputStream {
     private mutating func appendFixedPoint(_ value: UInt64, fractionDigits: Int) {
         var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { scratch in
+            // Right to left: fraction digits (trailing zeros dropped), the point, the integer part.
+            var first = scratch.count
             var remaining = value
-            var count = 0
-            while remaining > 0 || count <= fractionDigits {
-                scratch[count] = .zero + UInt8(remaining % 10)
+            var fraction = fractionDigits
+            var significant = false
+            while fraction > 0 {
+                let digit = UInt8(remaining % 10)
                 remaining /= 10
-                count += 1
+                fraction -= 1
+                if digit != 0 || significant || fraction == 0 {
+                    significant = true
+                    first -= 1
+                    scratch[first] = .zero + digit
+                }
             }
-            var lowest = 0
-            while lowest < fractionDigits - 1 && scratch[lowest] == .zero { lowest += 1 }
-            while count > lowest {
-                count -= 1
-                bytes.append(scratch[count])
-                if count == fractionDigits && count > lowest { bytes.append(UInt8(ascii: ".")) }
-            }
+            first -= 1
+            scratch[first] = UInt8(ascii: ".")
+            repeat {
+                first -= 1
+                scratch[first] = .zero + UInt8(remaining % 10)
+                remaining /= 10
+            } while remaining > 0
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[first...]))
         }
     }
 
     private mutating func appendEscaped(_ text: String) {
-        bytes.append(.quote)
-        let handled: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            if !utf8.contains(where: { $0 < 0x20 || $0 == .quote || $0 == .backslash }) {
-                bytes.append(contentsOf: utf8)
-                return
+        // Nearly every string needs no escape: quoted and copied in one step, the check made
+        // while copying (`withUTF8` lends even a small, inline string as contiguous bytes).
+        // One that does is written again, byte by byte.
+        var text = text
+        text.withUTF8 { utf8 in
+            var clean = true
+            buffer.write(upTo: utf8.count + 2) { out in
+                out[0] = .quote
+                for (offset, byte) in utf8.enumerated() {
+                    guard byte >= 0x20 && byte != .quote && byte != .backslash else {
+                        clean = false
+                        return 0
+                    }
+                    out[offset + 1] = byte
+                }
+                out[utf8.count + 1] = .quote
+                return utf8.count + 2
             }
+            guard !clean else { return }
+            buffer.append(.quote)
             for byte in utf8 { appendEscaped(byte) }
+            buffer.append(.quote)
         }
-        if handled == nil {
-            for byte in text.utf8 { appendEscaped(byte) }
-        }
-        bytes.append(.quote)
     }
 
     @inline(__always)
     private mutating func appendEscaped(_ byte: UInt8) {
         if byte >= 0x20 && byte != .quote && byte != .backslash {
-            bytes.append(byte)
+            buffer.append(byte)
             return
         }
-        bytes.append(.backslash)
+        buffer.append(.backslash)
         switch byte {
-        case .quote: bytes.append(.quote)
-        case .backslash: bytes.append(.backslash)
-        case .newline: bytes.append(UInt8(ascii: "n"))
-        case .carriageReturn: bytes.append(UInt8(ascii: "r"))
-        case .tab: bytes.append(UInt8(ascii: "t"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case .quote: buffer.append(.quote)
+        case .backslash: buffer.append(.backslash)
+        case .newline: buffer.append(UInt8(ascii: "n"))
+        case .carriageReturn: buffer.append(UInt8(ascii: "r"))
+        case .tab: buffer.append(UInt8(ascii: "t"))
+        case 0x08: buffer.append(UInt8(ascii: "b"))
+        case 0x0C: buffer.append(UInt8(ascii: "f"))
         default:
             let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "u"), .zero, .zero, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            buffer.append(contentsOf: [UInt8(ascii: "u"), .zero, .zero, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
         }
     }
 
@@ -271,6 +321,86 @@ struct JSONWriter: TextOutputStream {
     static func numberText(_ number: Double) -> String {
         var writer = JSONWriter(capacity: 32)
         writer.value(number)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return String(decoding: writer.takeBytes(), as: UTF8.self)
+    }
+}
+
+/// The writer's output: `storage[..<count]` is written, the rest is zeroed room, so a token
+/// is written through one pointer after one room check instead of one Array append per byte.
+struct JSONOutputBuffer {
+    private var storage: [UInt8]
+    private var count: Int
+
+    init(capacity: Int) {
+        storage = [UInt8](repeating: 0, count: max(capacity, 16))
+        count = 0
+    }
+
+    /// Continues `output`, moved in.
+    init(continuing output: inout [UInt8]) {
+        storage = output
+        output = []
+        count = storage.count
+    }
+
+    /// Lets `body` write at most `limit` bytes at the end; it returns how many it wrote.
+    @inline(__always)
+    mutating func write(upTo limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if storage.count - count < limit { grow(limit) }
+        let start = count
+        count += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+    }
+
+    private mutating func grow(_ limit: Int) {
+        if limit <= Self.room.count {
+            storage.append(contentsOf: Self.room)
+        } else {
+            storage.append(contentsOf: repeatElement(0, count: limit))
+        }
+    }
+
+    /// Zeroed room added at a time (copied: faster than filling).
+    private static let room = [UInt8](repeating: 0, count: 512)
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        write(upTo: 1) { out in
+            out.pointee = byte
+            return 1
+        }
+    }
+
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        write(upTo: bytes.count) { out in
+            out.update(from: source, count: bytes.count)
+            return bytes.count
+        }
+    }
+
+    mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+        append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
+    mutating func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
+    }
+
+    mutating func append(contentsOf text: String.UTF8View) {
+        var text = String(text)
+        text.withUTF8 { append(contentsOf: $0) }
+    }
+
+    /// A copy of what was written.
+    var written: [UInt8] { Array(storage[..<count]) }
+
+    /// What was written, moved out; the buffer is empty afterwards.
+    mutating func take() -> [UInt8] {
+        storage.removeSubrange(count...)
+        defer {
+            storage = []
+            count = 0
+        }
+        return storage
     }
 }

@@ -76,35 +76,79 @@ enum LocationFastPath {
     }
 }
 
-/// The member names the fast path knows, recognised from their bytes by length first.
+/// The member names the fast path knows. Length, first and last byte single out the one
+/// candidate a name can be (they differ for every known name); its bytes are then compared once.
 private enum LocationKey {
     case v, type, id, t, src, seq, tseq, device, source, lat, lon, hacc, alt, vacc, speed, speedAcc
     case course, courseAcc, mode, sats, hdop, tier, age, timeSource, unknown
 
     @inline(__always)
     init(_ range: Range<Int>, in scanner: JSONScanner) {
-        func its(_ literal: StaticString) -> Bool { scanner.bytes(in: range, equal: literal) }
-        switch range.count {
-        case 1:
-            let byte = scanner.bytes[range.lowerBound]
-            self = byte == UInt8(ascii: "v") ? .v : byte == UInt8(ascii: "t") ? .t : .unknown
-        case 2: self = its("id") ? .id : .unknown
-        case 3:
-            if its("lat") { self = .lat } else if its("lon") { self = .lon } else if its("src") { self = .src }
-            else if its("seq") { self = .seq } else if its("alt") { self = .alt } else if its("age") { self = .age }
-            else { self = .unknown }
-        case 4:
-            if its("type") { self = .type } else if its("tseq") { self = .tseq } else if its("hacc") { self = .hacc } else if its("vacc") { self = .vacc }
-            else if its("mode") { self = .mode } else if its("sats") { self = .sats } else if its("hdop") { self = .hdop }
-            else if its("tier") { self = .tier } else { self = .unknown }
-        case 5: self = its("speed") ? .speed : .unknown
-        case 6:
-            if its("device") { self = .device } else if its("source") { self = .source }
-            else if its("course") { self = .course } else { self = .unknown }
-        case 8: self = its("speedAcc") ? .speedAcc : .unknown
-        case 9: self = its("courseAcc") ? .courseAcc : .unknown
-        case 10: self = its("timeSource") ? .timeSource : .unknown
-        default: self = .unknown
+        guard !range.isEmpty else {
+            self = .unknown
+            return
+        }
+        let first = scanner.bytes[range.lowerBound], last = scanner.bytes[range.upperBound - 1]
+        func ascii(_ scalar: Unicode.Scalar) -> UInt8 { UInt8(ascii: scalar) }
+        let candidate: LocationKey
+        switch (range.count, first, last) {
+        case (1, ascii("v"), _): candidate = .v
+        case (1, ascii("t"), _): candidate = .t
+        case (2, ascii("i"), ascii("d")): candidate = .id
+        case (3, ascii("l"), ascii("t")): candidate = .lat
+        case (3, ascii("l"), ascii("n")): candidate = .lon
+        case (3, ascii("s"), ascii("c")): candidate = .src
+        case (3, ascii("s"), ascii("q")): candidate = .seq
+        case (3, ascii("a"), ascii("t")): candidate = .alt
+        case (3, ascii("a"), ascii("e")): candidate = .age
+        case (4, ascii("t"), ascii("e")): candidate = .type
+        case (4, ascii("h"), ascii("c")): candidate = .hacc
+        case (4, ascii("v"), ascii("c")): candidate = .vacc
+        case (4, ascii("m"), ascii("e")): candidate = .mode
+        case (4, ascii("s"), ascii("s")): candidate = .sats
+        case (4, ascii("h"), ascii("p")): candidate = .hdop
+        case (4, ascii("t"), ascii("r")): candidate = .tier
+        case (4, ascii("t"), ascii("q")): candidate = .tseq
+        case (5, ascii("s"), ascii("d")): candidate = .speed
+        case (6, ascii("d"), ascii("e")): candidate = .device
+        case (6, ascii("s"), ascii("e")): candidate = .source
+        case (6, ascii("c"), ascii("e")): candidate = .course
+        case (8, ascii("s"), ascii("c")): candidate = .speedAcc
+        case (9, ascii("c"), ascii("c")): candidate = .courseAcc
+        case (10, ascii("t"), ascii("e")): candidate = .timeSource
+        default: candidate = .unknown
+        }
+        self = candidate == .unknown || scanner.bytes(in: range, equal: candidate.name) ? candidate : .unknown
+    }
+
+    /// The member name as it appears in a body.
+    var name: StaticString {
+        switch self {
+        case .v: return "v"
+        case .type: return "type"
+        case .id: return "id"
+        case .t: return "t"
+        case .src: return "src"
+        case .seq: return "seq"
+        case .tseq: return "tseq"
+        case .device: return "device"
+        case .source: return "source"
+        case .lat: return "lat"
+        case .lon: return "lon"
+        case .hacc: return "hacc"
+        case .alt: return "alt"
+        case .vacc: return "vacc"
+        case .speed: return "speed"
+        case .speedAcc: return "speedAcc"
+        case .course: return "course"
+        case .courseAcc: return "courseAcc"
+        case .mode: return "mode"
+        case .sats: return "sats"
+        case .hdop: return "hdop"
+        case .tier: return "tier"
+        case .age: return "age"
+        case .timeSource: return "timeSource"
+        case .unknown: return ""
         }
     }
 }

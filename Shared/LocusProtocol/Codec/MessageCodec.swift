@@ -15,6 +15,11 @@ public enum MessageCodec {
         MessageEncoder.encode(message)
     }
 
+    /// The same bytes as `encode(_:)`, appended to `output` (a buffer kept across messages).
+    public static func encode(_ message: Message, appendingTo output: inout [UInt8]) {
+        MessageEncoder.encode(message, appendingTo: &output)
+    }
+
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(ProtocolError) -> Message {
         guard bytes.count <= maximumBodyBytes else {
             throw ProtocolError(code: .tooLarge, message: "body of \(bytes.count) bytes exceeds the limit of \(maximumBodyBytes) bytes")

@@ -3,6 +3,17 @@
 enum MessageEncoder {
     static func encode(_ message: Message) -> [UInt8] {
         var writer = JSONWriter(capacity: 256)
+        write(message, into: &writer)
+        return writer.takeBytes()
+    }
+
+    static func encode(_ message: Message, appendingTo output: inout [UInt8]) {
+        var writer = JSONWriter(appendingTo: &output)
+        write(message, into: &writer)
+        output = writer.takeBytes()
+    }
+
+    private static func write(_ message: Message, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("v", message.envelope.v)
         writer.field("type", message.body.type)
@@ -13,7 +24,6 @@ enum MessageEncoder {
         writer.field("tseq", message.envelope.tseq)
         writeBody(message.body, into: &writer)
         writer.endObject()
-        return writer.bytes
     }
 
     private static func writeBody(_ body: Body, into writer: inout JSONWriter) {

@@ -64,6 +64,7 @@ public enum BenchCommand {
         ("fusion", []),
         ("geofence", ["--points", "500000", "--skip-bus"]),
         ("pipeline", ["--seconds", "20"]),
+        ("pipeline", ["--fleet", "--stdio-rounds", "3", "--fixes", "300000"]),
         ("resources", ["--seconds", "20"]),
         ("network", ["--seeds", "2"]),
     ]

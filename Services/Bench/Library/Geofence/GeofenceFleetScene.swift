@@ -12,8 +12,8 @@ struct GeofenceFleetScene {
     let fixes: Int
     /// Fix time of the first round of fixes.
     let t0 = 1_790_000_000.0
-    private let plane = LocalTangentPlane(origin: Coordinate(lat: 45, lon: 7))
-    private let starts: [(east: Double, north: Double, heading: Double)]
+    let plane = LocalTangentPlane(origin: Coordinate(lat: 45, lon: 7))
+    let starts: [(east: Double, north: Double, heading: Double)]
 
     init(circles count: Int, devices: Int, fixes: Int, seed: UInt64, sideMeters: Double) {
         var random = SeededGenerator(seed: seed)

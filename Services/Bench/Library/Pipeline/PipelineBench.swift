@@ -14,16 +14,22 @@ import LocusProtocol
 enum PipelineBench {
     static let spec = CommandLineSpec(
         program: "locus bench pipeline",
-        summary: "fix→notification latency through provider → fusion → geofence → notifier on a real bus",
-        usage: "locus bench pipeline [--rate N] [--seconds S] [--devices N]",
+        summary: "fix→notification latency through provider → fusion → geofence → notifier on a real bus; --fleet: fleet throughput",
+        usage: "locus bench pipeline [--rate N] [--seconds S] [--devices N] | --fleet [--devices N] [--regions N] [--fixes N]",
         options: [
             OptionSpec("--rate", value: "N", help: "raw fixes per second, spread over the devices", default: "1000"),
             OptionSpec("--seconds", value: "S", help: "how long fixes are published", default: "20"),
-            OptionSpec("--devices", value: "N", help: "devices swinging across the region boundary", default: "100"),
+            OptionSpec("--devices", value: "N", help: "devices swinging across the region boundary (default 100; --fleet: the fleet, default 10000)"),
             OptionSpec("--debounce", value: "SECONDS", help: "the geofence's debounce (fix time a new state must hold)", default: "2"),
+            OptionSpec("--fleet", help: "fleet throughput instead of latency: each service's --stdio, then the whole stack on the bus"),
+            OptionSpec("--regions", value: "N", help: "--fleet: circles (r 100–1000 m) among the fleet", default: "10000"),
+            OptionSpec("--fixes", value: "N", help: "--fleet: raw fixes through the stack on the bus", default: "1000000"),
+            OptionSpec("--stdio-fixes", value: "N", help: "--fleet: raw fixes through each service's --stdio", default: "200000"),
+            OptionSpec("--stdio-rounds", value: "N", help: "--fleet: alternated --stdio rounds (0: none)", default: "5"),
+            OptionSpec("--skip-bus", help: "--fleet: only the --stdio comparison"),
             OptionSpec("--help", help: "print this help and exit"),
         ],
-        footer: "Needs locus-bus, locus-fusion, locus-geofence and locus-notifier beside locus.")
+        footer: "Needs locus-bus, locus-fusion, locus-geofence, locus-motion and locus-notifier beside locus.")
 
     struct Settings {
         var rate = 1000.0
@@ -51,6 +57,7 @@ enum PipelineBench {
 
     static func run(_ arguments: [String]) -> Int32 {
         let options = ServiceProgram.parseOrExit(spec, arguments: arguments)
+        if options.flag("--fleet") { return FleetBench.run(options) }
         var settings = Settings()
         do {
             settings.rate = try options.double("--rate") ?? settings.rate

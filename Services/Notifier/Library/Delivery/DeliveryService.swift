@@ -46,13 +46,17 @@ public final class DeliveryService: @unchecked Sendable {
     /// this thread and its `notify.<sink>` record is returned for publishing now; the other
     /// workers are woken. Runtime thread only; `outbox` is that thread's connection.
     public func dispatch(_ record: NotificationRecord, seq: Int64, outbox: Outbox) -> [Outbound] {
+        dispatch([(seq, record)], outbox: outbox)
+    }
+
+    /// The same for just-committed notifications in outbox order: an idle inline sink takes
+    /// them all in one delivery (one write for a file sink), and its cursor moves once.
+    public func dispatch(_ records: [(seq: Int64, record: NotificationRecord)], outbox: Outbox) -> [Outbound] {
         var output: [Outbound] = []
         for worker in workers {
-            if let outbound = worker.deliverInline(record, seq: seq, outbox: outbox) {
-                output.append(outbound)
-            } else {
-                worker.wake()
-            }
+            let (outbounds, complete) = worker.deliverInline(records, outbox: outbox)
+            output += outbounds
+            if !complete { worker.wake() }
         }
         return output
     }

@@ -69,23 +69,34 @@ final class SinkWorker: @unchecked Sendable {
         return checked >= posted || exited
     }
 
-    /// Delivers `record` (stored at `seq`) on the calling thread when the worker is idle and
-    /// has nothing older to deliver, moves the cursor through `outbox` (the caller's
-    /// connection) and returns the `notify.<sink>` record to publish. Returns nil when the
-    /// worker must do it (busy, not an inline sink, or the attempt asks for a retry).
-    func deliverInline(_ record: NotificationRecord, seq: Int64, outbox: Outbox) -> Outbound? {
+    /// Delivers `records` (stored at their seqs, in order) on the calling thread when the
+    /// worker is idle and has nothing older to deliver, moves the cursor once through
+    /// `outbox` (the caller's connection) and returns the `notify.<sink>` records to publish.
+    /// `complete` is false when the worker must deliver the rest (busy, not an inline sink,
+    /// or an attempt asked for a retry).
+    func deliverInline(_ records: [(seq: Int64, record: NotificationRecord)], outbox: Outbox) -> (outbounds: [Outbound], complete: Bool) {
         condition.lock()
         defer { condition.unlock() }
-        guard let sink = inlineSink, idle, checked >= posted, !stopping, !exited, seq > deliveredThrough else { return nil }
-        let outcome = sink.deliver(record)
-        if case .retry = outcome { return nil }
-        deliveredThrough = seq
-        do { try outbox.advance(sink: name, to: seq) } catch {
-            problem("outboxFailed", "sink \(name): \(error)", ref: record.ref, t: record.t)
+        guard let sink = inlineSink, idle, checked >= posted, !stopping, !exited else { return ([], false) }
+        let fresh = records.filter { $0.seq > deliveredThrough }
+        guard !fresh.isEmpty else { return ([], true) }
+        let outcomes = sink.deliver(fresh.map(\.record))
+        var outbounds: [Outbound] = []
+        var through: Int64?
+        for ((seq, record), outcome) in zip(fresh, outcomes) {
+            if case .retry = outcome { break }
+            through = seq
+            let (outbound, counter) = report(record, outcome)
+            reports.count(counter)
+            outbounds.append(outbound)
         }
-        let (outbound, counter) = report(record, outcome)
-        reports.count(counter)
-        return outbound
+        if let through {
+            deliveredThrough = through
+            do { try outbox.advance(sink: name, to: through) } catch {
+                problem("outboxFailed", "sink \(name): \(error)", ref: nil, t: fresh[0].record.t)
+            }
+        }
+        return (outbounds, outbounds.count == fresh.count)
     }
 
     /// Asks the thread to stop after the current attempt and waits up to `timeoutSeconds` for it.

@@ -8,6 +8,9 @@ struct Cooldown {
         self.windowSeconds = windowSeconds
     }
 
+    /// Whether notifications are held back at all (a key need not be built otherwise).
+    var isEnabled: Bool { windowSeconds > 0 }
+
     /// True (and remembered) when a notification may go out at `t`.
     mutating func allow(_ key: String, t: Double) -> Bool {
         guard windowSeconds > 0 else { return true }

@@ -91,10 +91,24 @@ public final class Outbox {
 
     // MARK: transactions and checkpoints
 
-    /// Runs `body` as one transaction, so the writes for one event cost one commit.
+    /// Runs `body` as one transaction, so the writes for one event cost one commit; within
+    /// an open batch, as a savepoint of it (its writes undone alone when it throws).
     public func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         try database.transaction(body)
     }
+
+    /// Opens a transaction that gathers every write until `commitBatch`: a burst of events
+    /// costs one commit instead of one each. Nothing happens when one is open already.
+    public func beginBatch() throws(SQLiteError) {
+        try database.beginBatch()
+    }
+
+    /// Commits what the open batch wrote (nothing when none is open).
+    public func commitBatch() throws(SQLiteError) {
+        try database.commitBatch()
+    }
+
+    public var batchIsOpen: Bool { database.batchIsOpen }
 
     /// Copies committed log pages into the database without waiting for readers or blocking
     /// writers (PASSIVE); returns the log frames still not copied. `truncating` (at shutdown,

@@ -20,15 +20,25 @@ public final class JSONLinesSink: NotificationSink {
     public var deliversInline: Bool { true }
 
     public func deliver(_ record: NotificationRecord) -> DeliveryOutcome {
+        deliver([record])[0]
+    }
+
+    /// A burst is one write of all its lines: they reach the kernel together or are all retried
+    /// (a line written by a failed attempt may then appear twice; readers drop repeats by `id`).
+    public func deliver(_ records: [NotificationRecord]) -> [DeliveryOutcome] {
+        func all(_ outcome: DeliveryOutcome) -> [DeliveryOutcome] { Array(repeating: outcome, count: records.count) }
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return .retry("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { return all(.retry("cannot open \(path): \(String(cString: strerror(errno)))")) }
         defer { close(fd) }
-        var line = record.json()
-        line.append(UInt8(ascii: "\n"))
+        var lines: [UInt8] = []
+        for record in records {
+            record.appendJSON(to: &lines)
+            lines.append(UInt8(ascii: "\n"))
+        }
         // One write call with O_APPEND keeps concurrent appenders from interleaving a line.
-        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == line.count else { return .retry("write to \(path) failed: \(String(cString: strerror(errno)))") }
-        guard !syncEachLine || fsync(fd) == 0 else { return .retry("fsync \(path) failed: \(String(cString: strerror(errno)))") }
-        return .delivered
+        let written = lines.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == lines.count else { return all(.retry("write to \(path) failed: \(String(cString: strerror(errno)))")) }
+        guard !syncEachLine || fsync(fd) == 0 else { return all(.retry("fsync \(path) failed: \(String(cString: strerror(errno)))")) }
+        return all(.delivered)
     }
 }

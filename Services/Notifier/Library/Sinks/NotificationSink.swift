@@ -17,6 +17,9 @@ public protocol NotificationSink: AnyObject {
     /// Short name used in `notify.<name>` and in the outbox cursor.
     var name: String { get }
     func deliver(_ record: NotificationRecord) -> DeliveryOutcome
+    /// Several notifications in outbox order, one outcome each (a burst delivered inline);
+    /// by default one `deliver` after another.
+    func deliver(_ records: [NotificationRecord]) -> [DeliveryOutcome]
     /// True for a sink whose delivery is a quick local write (a file, a terminal): while its
     /// worker has nothing queued, the runtime thread delivers a new notification itself and
     /// publishes its record at once, saving two thread hand-offs on the event path. Such a
@@ -26,4 +29,8 @@ public protocol NotificationSink: AnyObject {
 
 extension NotificationSink {
     public var deliversInline: Bool { false }
+
+    public func deliver(_ records: [NotificationRecord]) -> [DeliveryOutcome] {
+        records.map { deliver($0) }
+    }
 }
