@@ -143,8 +143,9 @@ public final class PolygonIndex: @unchecked Sendable {
     /// The grid cell holding (x, y), clamped into the grid.
     @inline(__always)
     func cell(x: Double, y: Double) -> (column: Int, row: Int) {
-        let column = min(max(Int((x - minX) * inverseCellWidth), 0), columns - 1)
-        let row = min(max(Int((y - minY) * inverseCellHeight), 0), rows - 1)
+        // Clamped as Doubles (NaN to 0) before the conversion: a degenerate box's inverse cell size can be huge.
+        let column = Int(min(max((x - minX) * inverseCellWidth, 0), Double(columns - 1)).nanAsZero)
+        let row = Int(min(max((y - minY) * inverseCellHeight, 0), Double(rows - 1)).nanAsZero)
         return (column, row)
     }
 
@@ -232,8 +233,8 @@ public struct PolygonProbe: @unchecked Sendable {
     public func locate(_ p: Coordinate) -> PointLocation {
         let x = p.lon, y = p.lat
         guard x >= minX, x <= maxX, y >= minY, y <= maxY else { return .exterior }
-        let column = min(max(Int((x - minX) * inverseCellWidth), 0), Int(columns) - 1)
-        let row = min(max(Int((y - minY) * inverseCellHeight), 0), Int(rows) - 1)
+        let column = Int(min(max((x - minX) * inverseCellWidth, 0), Double(Int(columns) - 1)).nanAsZero)
+        let row = Int(min(max((y - minY) * inverseCellHeight, 0), Double(Int(rows) - 1)).nanAsZero)
         let kind = PolygonIndex.kind(kinds, row &* Int(columns) &+ column)
         if kind == PolygonIndex.Kind.outside.rawValue { return .exterior }
         if kind == PolygonIndex.Kind.inside.rawValue { return .interior }
@@ -249,4 +250,9 @@ public struct PolygonProbe: @unchecked Sendable {
         let location = locate(p)
         return index._withUnsafeGuaranteedRef { $0.signedDistanceMeters(p, located: location, exactWithin: need) }
     }
+}
+
+extension Double {
+    /// 0 for NaN, the value otherwise: what a cell index needs before `Int(_:)`.
+    @inline(__always) var nanAsZero: Double { isNaN ? 0 : self }
 }

@@ -60,7 +60,10 @@ struct PolygonIndexBuilder {
         let middle = cos((minY + maxY) / 2 * Double.pi / 180)
         let width = max((maxX - minX) * max(middle, 0.01), 1e-300)
         let height = maxY - minY
-        columns = min(max(Int((Double(target) * width / height).squareRoot().rounded()), 1), target)
+        // A box far wider than tall (a height of a few ulps) makes the ideal count overflow
+        // an Int: it is bounded as a Double first.
+        let ideal = (Double(target) * width / height).squareRoot().rounded()
+        columns = ideal.isFinite ? min(max(Int(min(ideal, Double(target))), 1), target) : target
         rows = max(min(target / columns, Self.maximumCells / columns), 1)
         cellWidth = (maxX - minX) / Double(columns)
         cellHeight = (maxY - minY) / Double(rows)
@@ -120,8 +123,15 @@ struct PolygonIndexBuilder {
         return touched
     }
 
-    private func clampRow(_ value: Double) -> Int { min(max(Int(value.rounded(.down)), 0), rows - 1) }
-    private func clampColumn(_ value: Double) -> Int { min(max(Int(value.rounded(.down)), 0), columns - 1) }
+    /// Bounded as Doubles before the conversion: a degenerate box (cells of a few ulps) makes
+    /// the quotient overflow an Int or be NaN.
+    private func clampRow(_ value: Double) -> Int { Self.clamp(value, upTo: rows - 1) }
+    private func clampColumn(_ value: Double) -> Int { Self.clamp(value, upTo: columns - 1) }
+
+    private static func clamp(_ value: Double, upTo last: Int) -> Int {
+        guard !value.isNaN else { return 0 }
+        return Int(min(max(value.rounded(.down), 0), Double(last)))
+    }
 
     /// An empty cell's side from the crossings of its row's centre line east of its centre
     /// (every crossing lies in a touched cell, so at least half a cell from an empty cell's

@@ -2,6 +2,7 @@
 geofence (`--db`) and the notifier (`--state`) keep their state under one directory; region
 commands and events go in before, during and after the fault. The caller says how the fault
 begins and ends and how it is named in `health.<service>` and `error.<service>`."""
+import shutil
 import signal
 import time
 
@@ -76,11 +77,17 @@ def run_episode(runtime_dir, state, tmp_path, begin, end, fault, health_shows=Tr
         bus.process.send_signal(signal.SIGKILL)
         bus.process.wait(timeout=10)
         bus.context.destroy(linger=0)
+        (tmp_path / "bus.log").write_text(bus.process.stderr.read())
+        if (state / "bus" / "replay-ring.log").exists():
+            shutil.copy(state / "bus" / "replay-ring.log", tmp_path / "replay-ring.log.at-kill")
     assert exits == [0, 0], f"geofence and notifier exit codes {exits} (logs in {tmp_path})"
     lost = acknowledged - stored_regions(db)
     assert not lost, f"acknowledged but lost: {sorted(lost)[:5]}"
     again = Bus(runtime_dir, ["--state", str(state / "bus")])
     try:
-        assert replay_all(again, "region.event.") == [f"ev-{i}" for i in range(1, 401)]
+        replayed, expected = replay_all(again, "region.event."), [f"ev-{i}" for i in range(1, 401)]
+        assert replayed == expected, (f"the restarted bus replayed {len(replayed)} events; missing "
+                                      f"{[i for i in expected if i not in replayed][:10]}, out of order or extra: "
+                                      f"{[i for i, j in zip(replayed, expected) if i != j][:10]}")
     finally:
         again.stop()

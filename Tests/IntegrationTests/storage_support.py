@@ -197,7 +197,7 @@ def replay_all(bus, prefix):
                              or (topic.startswith(prefix) and replayed.append(body["id"])), timeout=30)
     everything.close(0)
     publisher.close(0)
-    assert marker["count"] == len(replayed)
+    assert marker["count"] == len(replayed), f"the marker counts {marker['count']}, {len(replayed)} arrived"
     return replayed
 
 

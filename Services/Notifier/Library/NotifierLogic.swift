@@ -293,10 +293,14 @@ public struct NotifierLogic: ServiceLogic {
     }
 
     public var healthState: HealthState {
-        storage.isFailing || (delivery?.counters["sinkErrors"] ?? 0) > 0 ? .degraded : .ok
+        storage.isFailing || delivery?.outboxFault != nil || (delivery?.counters["sinkErrors"] ?? 0) > 0 ? .degraded : .ok
     }
 
-    public var healthDetail: [String: String]? { storage.isFailing ? storage.healthDetail : nil }
+    /// The storage fault of the runtime thread's outbox, else one a sink worker meets on it.
+    public var healthDetail: [String: String]? {
+        if storage.isFailing { return storage.healthDetail }
+        return delivery?.outboxFault.map { ["storage": $0] }
+    }
 
     // MARK: events
 

@@ -33,6 +33,9 @@ public final class ReplayRingLog {
     public private(set) var needsRewrite = false
     /// File length after the last complete record, to cut a torn append back to.
     private var goodLength: off_t = 0
+    /// A torn append could not be cut back (the cut failed too): nothing is appended after
+    /// it until it is, or the records after it would be unreadable at the next start.
+    private var needsCut = false
 
     /// Names the log under `directory` (created if missing); `rewrite` opens the file.
     public init(directory: String, compactAfter: Int = 50_000) throws {
@@ -72,6 +75,7 @@ public final class ReplayRingLog {
             goodLength = off_t(bytes.count)
             fault = nil
             needsRewrite = false
+            needsCut = false
         } catch {
             failures += 1
             fault = error
@@ -105,6 +109,10 @@ public final class ReplayRingLog {
             guard StateFiles.isSameFile(fd: fd, path: path) else {
                 throw StorageFault(kind: .gone, path: path, cause: "removed while open (with its directory?)")
             }
+            if needsCut {
+                guard ftruncate(fd, goodLength) == 0 else { throw StorageFault(errno: errno, path: path, operation: "truncate") }
+                needsCut = false
+            }
             try StateFiles.writeAll(buffer, to: fd, path: path)
             goodLength += off_t(buffer.count)
             buffer.removeAll(keepingCapacity: true)
@@ -113,7 +121,8 @@ public final class ReplayRingLog {
         } catch {
             failures += 1
             fault = error
-            if fd >= 0 { _ = ftruncate(fd, goodLength) }
+            // A write can fail part way (a short write, then the error): cut what it left.
+            if fd >= 0, ftruncate(fd, goodLength) != 0 { needsCut = true }
         }
     }
 

@@ -46,6 +46,31 @@ final class DeliveryReports: @unchecked Sendable {
         return taken
     }
 
+    /// Sinks whose worker cannot read or write the outbox now (a storage episode seen from
+    /// its thread), with the error: the notifier is `degraded` while any is.
+    private var outboxFaults: [String: String] = [:]
+
+    /// Records that `sink`'s worker met `message` on the outbox; true when it was working before.
+    func outboxFailed(sink: String, _ message: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return outboxFaults.updateValue(message, forKey: sink) == nil
+    }
+
+    /// Records that `sink`'s worker reads and writes the outbox again.
+    func outboxWorks(sink: String) {
+        lock.lock()
+        outboxFaults[sink] = nil
+        lock.unlock()
+    }
+
+    /// One current outbox fault of a worker, if any.
+    var outboxFault: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return outboxFaults.sorted { $0.key < $1.key }.first.map { "sink \($0.key): \($0.value)" }
+    }
+
     var counters: [String: Int] {
         lock.lock()
         defer { lock.unlock() }

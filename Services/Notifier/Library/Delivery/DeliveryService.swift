@@ -73,6 +73,9 @@ public final class DeliveryService: @unchecked Sendable {
 
     public var counters: [String: Int] { reports.counters }
 
+    /// A sink worker's current outbox fault (its cursor cannot be read or written), if any.
+    public var outboxFault: String? { reports.outboxFault }
+
     /// Waits until every sink handled everything stored so far, or the timeout; true when drained.
     @discardableResult
     public func drain(timeoutSeconds: Double) -> Bool {

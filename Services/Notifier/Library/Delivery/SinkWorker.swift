@@ -34,6 +34,8 @@ final class SinkWorker: @unchecked Sendable {
     /// runtime can offer a record the worker took from the outbox before the runtime's
     /// dispatch reached it. Both skip what this covers instead of delivering it twice.
     private var deliveredThrough: Int64 = 0
+    /// Whether the last outbox read or write of this worker failed (worker thread only).
+    private var outboxFailing = false
 
     init(name: String, directory: URL, policy: RetryPolicy, reports: DeliveryReports, service: String,
          makeSink: @escaping () throws -> any NotificationSink) {
@@ -139,19 +141,23 @@ final class SinkWorker: @unchecked Sendable {
             let next: (seq: Int64, record: NotificationRecord)?
             outbox.reopenIfMoved()
             do { next = try outbox.next(for: name) } catch {
-                problem("outboxFailed", "sink \(name): \(error)", ref: nil, t: Date().timeIntervalSince1970)
+                outboxFailed(error, ref: nil, t: Date().timeIntervalSince1970)
                 pause(seconds: 1)
                 continue
             }
             if let (seq, _) = next, seq <= delivered() {
                 // Delivered inline already; only the cursor this connection read was behind.
-                do { try outbox.advance(sink: name, to: seq) } catch {
-                    problem("outboxFailed", "sink \(name): \(error)", ref: nil, t: Date().timeIntervalSince1970)
+                do {
+                    try outbox.advance(sink: name, to: seq)
+                    outboxWorks()
+                } catch {
+                    outboxFailed(error, ref: nil, t: Date().timeIntervalSince1970)
                     pause(seconds: 1)
                 }
                 continue
             }
             guard let (seq, record) = next else {
+                outboxWorks()  // read, and nothing waits to be written
                 condition.lock()
                 checked = generation
                 condition.broadcast()
@@ -171,8 +177,11 @@ final class SinkWorker: @unchecked Sendable {
                 // event → notification path, and a crash between the two repeats the
                 // delivery either way (the line is already written).
                 publish(report(record, outcome))
-                do { try outbox.advance(sink: name, to: seq) } catch {
-                    problem("outboxFailed", "sink \(name): \(error)", ref: record.ref, t: record.t)
+                do {
+                    try outbox.advance(sink: name, to: seq)
+                    outboxWorks()
+                } catch {
+                    outboxFailed(error, ref: record.ref, t: record.t)
                 }
                 attempt = 0
             case .retry(let reason):
@@ -219,8 +228,23 @@ final class SinkWorker: @unchecked Sendable {
         return (Outbound(topic: Topic.notify(name), body: .notification(body), t: record.t), counter)
     }
 
-    private func problem(_ code: String, _ message: String, ref: String?, t: Double) {
+    private func problem(_ code: String, _ message: String, ref: String?, t: Double, counter: String = "sinkErrors") {
         let report = ErrorReport(code: code, message: message, ref: ref)
-        reports.add(Outbound(topic: Topic.error(service), body: .error(report), t: t), counter: "sinkErrors")
+        reports.add(Outbound(topic: Topic.error(service), body: .error(report), t: t), counter: counter)
+    }
+
+    /// The outbox could not be read or written (the cursor waits and is written again):
+    /// reported once per streak, and the notifier is `degraded` until it works again.
+    private func outboxFailed(_ error: any Error, ref: String?, t: Double) {
+        outboxFailing = true
+        if reports.outboxFailed(sink: name, "\(error)") {
+            problem("outboxFailed", "sink \(name): \(error)", ref: ref, t: t, counter: "outboxErrors")
+        }
+    }
+
+    private func outboxWorks() {
+        guard outboxFailing else { return }
+        outboxFailing = false
+        reports.outboxWorks(sink: name)
     }
 }
