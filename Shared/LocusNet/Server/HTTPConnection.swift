@@ -68,6 +68,27 @@ public final class HTTPConnection {
         return true
     }
 
+    /// Queues a whole response and starts sending it; the connection closes once it is out
+    /// (see `sendQueued`). True when the response went out in full at once.
+    public func respond(_ response: HTTPResponse, includeBody: Bool, now: Double, timeoutSeconds: Double) -> Bool {
+        phase = .responding(deadline: now + timeoutSeconds)
+        queue.appendUnbounded(response.serialized(includeBody: includeBody))
+        return sendQueued(now: now)
+    }
+
+    /// Sends what is queued without blocking; closes the connection when sending failed, and
+    /// begins closing it once a response is out in full. True when a response has just been
+    /// sent in full (the caller counts it).
+    public func sendQueued(now: Double) -> Bool {
+        guard flush(now: now) else {
+            close()
+            return false
+        }
+        guard case .responding = phase, queue.isEmpty else { return false }
+        beginClosing(now: now)
+        return true
+    }
+
     /// Stops sending and waits briefly for the client to close its side.
     public func beginClosing(now: Double) {
         shutdown(fd, Int32(SHUT_WR))

@@ -151,17 +151,13 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func respond(_ connection: HTTPConnection, _ response: HTTPResponse, includeBody: Bool, now: Double) {
-        connection.phase = .responding(deadline: now + limits.responseTimeoutSeconds)
-        connection.queue.appendUnbounded(response.serialized(includeBody: includeBody))
-        writable(connection, now: now)
+        if connection.respond(response, includeBody: includeBody, now: now, timeoutSeconds: limits.responseTimeoutSeconds) {
+            count { $0.responsesSent += 1 }
+        }
     }
 
     private func writable(_ connection: HTTPConnection, now: Double) {
-        guard connection.flush(now: now) else { connection.close(); return }
-        if case .responding = connection.phase, connection.queue.isEmpty {
-            count { $0.responsesSent += 1 }
-            connection.beginClosing(now: now)
-        }
+        if connection.sendQueued(now: now) { count { $0.responsesSent += 1 } }
     }
 
     private func expire(now: Double) {

@@ -256,17 +256,13 @@ public final class MapServer: @unchecked Sendable {
     }
 
     private func respond(_ client: HTTPConnection, _ response: HTTPResponse, includeBody: Bool, now: Double) {
-        client.phase = .responding(deadline: now + configuration.limits.responseTimeoutSeconds)
-        client.queue.appendUnbounded(response.serialized(includeBody: includeBody))
-        handleWritable(client, now: now)
+        if client.respond(response, includeBody: includeBody, now: now, timeoutSeconds: configuration.limits.responseTimeoutSeconds) {
+            count { $0.responsesSent += 1 }
+        }
     }
 
     private func handleWritable(_ client: HTTPConnection, now: Double) {
-        guard client.flush(now: now) else { client.close(); return }
-        if case .responding = client.phase, client.queue.isEmpty {
-            count { $0.responsesSent += 1 }
-            client.beginClosing(now: now)
-        }
+        if client.sendQueued(now: now) { count { $0.responsesSent += 1 } }
     }
 
     /// Applies every deadline: request heads, responses, stuck streams, lingering closes; and keep-alives.
