@@ -53,12 +53,7 @@ enum TailCommand {
             var reportedGaps = 0
             var output = LineWriter(fd: 1)
             while limit.map({ printed < $0 }) ?? true {
-                var wait = -1
-                if let deadline {
-                    let remaining = deadline - Date().timeIntervalSince1970
-                    if remaining <= 0 { break }
-                    wait = max(1, Int(remaining * 1000))
-                }
+                guard let wait = pollWait(until: deadline) else { break }
                 let readable: [Bool]
                 do { readable = try poller.poll(timeoutMilliseconds: wait) } catch where error.isTerminated { break }
                 guard readable[0] else { continue }
@@ -89,5 +84,13 @@ enum TailCommand {
             log.error("\(error)")
             return 1
         }
+    }
+
+    /// How long one poll may wait before `deadline` (wall clock): -1 without one, nil once it
+    /// has passed. The ZeroMQ and the NATS tail share it.
+    static func pollWait(until deadline: Double?) -> Int? {
+        guard let deadline else { return -1 }
+        let remaining = deadline - Date().timeIntervalSince1970
+        return remaining > 0 ? max(1, Int(remaining * 1000)) : nil
     }
 }

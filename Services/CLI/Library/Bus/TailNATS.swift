@@ -34,12 +34,7 @@ enum TailNATS {
         var printed = 0
         var output = LineWriter(fd: 1)
         while limit.map({ printed < $0 }) ?? true {
-            var wait = -1
-            if let deadline {
-                let remaining = deadline - Date().timeIntervalSince1970
-                if remaining <= 0 { break }
-                wait = max(1, Int(remaining * 1000))
-            }
+            guard let wait = TailCommand.pollWait(until: deadline) else { break }
             guard let readable = try? poller.poll(timeoutMilliseconds: wait), !readable[stopIndex] else { break }
             guard readable[tapIndex] else { continue }
             for received in tap.drain() where limit.map({ printed < $0 }) ?? true {
