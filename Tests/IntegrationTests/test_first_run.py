@@ -140,3 +140,53 @@ def test_a_service_that_crashes_is_still_restarted(tmp_path):
     finally:
         up.send_signal(signal.SIGINT)
         up.wait(timeout=20)
+
+
+def test_the_default_stack_remembers_a_device_across_a_restart(tmp_path):
+    """`locus up` with no config gives fusion a state directory: the last known location comes back
+    (as `source: cache`) after the stack restarts, and the reduced-accuracy grid keeps its secret."""
+    env = fresh_environment(tmp_path)
+    fusion_state = tmp_path / "state" / "locus" / "fusion"
+
+    def run_stack(number):
+        err = tmp_path / f"up{number}.err"
+        up = subprocess.Popen([str(bin_dir() / "locus"), "up", "--only", "bus,fusion"], env=env,
+                              stderr=open(err, "w"), stdout=subprocess.DEVNULL)
+        wait_for_line(err, r"^locus-fusion: info: started", 20)
+        return up, err
+
+    up, err = run_stack(1)
+    try:
+        assert f"last known locations and the approx secret are kept in {tmp_path / 'state' / 'locus'}/fusion" \
+            in err.read_text(), err.read_text()
+        assert "secret that lasts until exit" not in err.read_text()
+        tail_out = tmp_path / "tail1.out"
+        tail = subprocess.Popen(["locus", "tail", "location.approx.me"], env=env, stdout=open(tail_out, "w"),
+                                stderr=subprocess.DEVNULL)
+        subprocess.run(["locus", "pub", "location.raw.me", '{"type":"location","device":"me","source":"manual",'
+                        '"lat":31.2304,"lon":121.4737,"hacc":20}'], env=env, check=True, timeout=30)
+        wait_for_line(tail_out, r"^location\.approx\.me ", 15)
+        tail.terminate()
+        tail.wait(timeout=10)
+    finally:
+        up.send_signal(signal.SIGINT)
+        up.wait(timeout=20)
+    secret = (fusion_state / "approx.secret").read_bytes()
+    first_approx = json.loads(tail_out.read_text().splitlines()[0].split(" ", 1)[1])
+
+    up, err = run_stack(2)
+    try:
+        tail_out = tmp_path / "tail2.out"
+        tail = subprocess.Popen(["locus", "tail", "location.fused.me", "location.approx.me"], env=env,
+                                stdout=open(tail_out, "w"), stderr=subprocess.DEVNULL)
+        wait_for_line(tail_out, r'^location\.fused\.me .*"source":"cache"', 15)
+        wait_for_line(tail_out, r"^location\.approx\.me ", 15)
+        tail.terminate()
+        tail.wait(timeout=10)
+    finally:
+        up.send_signal(signal.SIGINT)
+        up.wait(timeout=20)
+    assert (fusion_state / "approx.secret").read_bytes() == secret
+    approx = [json.loads(line.split(" ", 1)[1]) for line in tail_out.read_text().splitlines()
+              if line.startswith("location.approx.me ")]
+    assert (approx[0]["lat"], approx[0]["lon"]) == (first_approx["lat"], first_approx["lon"]), (approx, first_approx)

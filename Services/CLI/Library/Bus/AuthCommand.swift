@@ -25,6 +25,7 @@ enum AuthCommand {
             OptionSpec("--purpose", value: "KEY", help: "purpose key for temporaryFull (from the client's manifest)"),
             OptionSpec("--duration", value: "SECONDS", help: "how long temporaryFull lasts at most", default: "3600"),
             OptionSpec("--timeout", value: "SECONDS", help: "how long to wait for the bus", default: "5"),
+            OptionSpec("--json", help: "grant/deny/restrict/revoke: print the bus's auth.status message instead of a sentence"),
             OptionSpec("--help", help: "print this help and exit"),
         ],
         footer: """
@@ -74,11 +75,23 @@ enum AuthCommand {
         case "revoke": fields["status"] = .string("notDetermined")
         default: ServiceProgram.usageFailure("locus auth", "unknown action '\(action)'")
         }
-        return send(fields: fields, client: client, endpoints: endpoints, curve: curve, timeout: timeout)
+        return send(fields: fields, client: client, endpoints: endpoints, curve: curve, timeout: timeout,
+                    json: options.flag("--json"))
+    }
+
+    /// What the bus decided, as a person reads it: `me: always, full accuracy`.
+    static func sentence(_ status: AuthStatus) -> String {
+        var text = "\(status.client): \(status.status.rawValue)"
+        if status.status.isAuthorized { text += ", \(status.accuracy.rawValue) accuracy" }
+        if let temporary = status.temporaryFull {
+            let until = Date(timeIntervalSince1970: temporary.expires).formatted(.iso8601)
+            text += "; full accuracy for \(temporary.purpose) until \(until)"
+        }
+        return text
     }
 
     private static func send(fields: [String: JSONValue], client: String, endpoints: BusEndpoints,
-                             curve: CurveClientOptions?, timeout: Double) -> Int32 {
+                             curve: CurveClientOptions?, timeout: Double, json: Bool) -> Int32 {
         if let problem = BusDiagnosis.missingSocket(endpoints) { return fail(problem, status: 69) }
         let context = ZMQContext()
         var diagnosis = BusDiagnosis(endpoints: endpoints)
@@ -111,7 +124,11 @@ enum AuthCommand {
                         return fail("refused: \(report.code): \(report.message)", status: 1)
                     }
                     if topic == Topic.authStatus(client), message.envelope.t >= sent.envelope.t {
-                        print(String(decoding: raw, as: UTF8.self))
+                        if !json, case .authStatus(let status) = message.body {
+                            print(sentence(status))
+                        } else {
+                            print(String(decoding: raw, as: UTF8.self))
+                        }
                         return 0
                     }
                 }

@@ -17,14 +17,14 @@ enum UpCommand {
             OptionSpec("--only", value: "NAMES", help: "comma-separated services to start (default: all installed)"),
             OptionSpec("--with", value: "NAMES", help: "comma-separated optional services to start too: gpsd (it takes port 2947), metrics (Prometheus on 127.0.0.1:9470)"),
             OptionSpec("--config-dir", value: "DIR", help: "start each service with --config DIR/<service>.json when that file exists (bus.json, fusion.json, ...)"),
-            OptionSpec("--state", value: "DIR", help: "where services without a config file keep their state: the notifier's outbox and notifications.jsonl, the geofence's regions (default: $XDG_STATE_HOME/locus or ~/.local/state/locus)"),
+            OptionSpec("--state", value: "DIR", help: "where services without a config file keep their state: the notifier's outbox and notifications.jsonl, the geofence's regions, fusion's last known locations (default: $XDG_STATE_HOME/locus or ~/.local/state/locus)"),
             OptionSpec("--grant-local", value: "LEVEL", help: "single-user host policy (kiosk, robot): every local owner starts with LEVEL (whenInUse or always) and requests up to it are granted at once; without it `locus auth grant` decides"),
             OptionSpec("--healthy-after", value: "SECONDS", help: "a service that ran this long before exiting is restarted after 0.5 s again", default: "30"),
             OptionSpec("--no-restart-status", value: "LIST", help: "comma-separated exit statuses after which a service is left down, not restarted (64 bad arguments, 78 bad configuration)", default: "64,78"),
             OptionSpec("--config", value: "FILE", help: "read options from a JSON object"),
             OptionSpec("--help", help: "print this help and exit"),
         ],
-        footer: "Stops everything on SIGTERM or Ctrl-C, last started first. A service that exits with a status in\n--no-restart-status is a mistake to fix, not a crash: it is left down and the reason logged.\nWithout a config file for them, locus-notifier writes notifications to DIR/notifications.jsonl and\nlocus-geofence keeps regions in DIR/geofence.db (DIR from --state).")
+        footer: "Stops everything on SIGTERM or Ctrl-C, last started first. A service that exits with a status in\n--no-restart-status is a mistake to fix, not a crash: it is left down and the reason logged.\nWithout a config file for them, locus-notifier writes notifications to DIR/notifications.jsonl,\nlocus-geofence keeps regions in DIR/geofence.db and locus-fusion its last known locations and\napprox secret in DIR/fusion (DIR from --state).")
 
     static func run(_ arguments: [String]) -> Int32 {
         let options = ServiceProgram.parseOrExit(spec, arguments: arguments)
@@ -110,7 +110,9 @@ enum UpCommand {
     }
 
     /// What a service needs to work out of the box when no config file names it: the notifier
-    /// a sink (a JSON-lines file) and an outbox, the geofence a database, both under `stateDirectory`.
+    /// a sink (a JSON-lines file) and an outbox, the geofence a database, fusion a state directory
+    /// (last known locations survive a restart, and the approx grid's secret with them, so a
+    /// restart does not move every reduced-accuracy point), all under `stateDirectory`.
     static func defaultArguments(_ service: String, stateDirectory: String, log: ServiceLog) throws -> [String] {
         switch service {
         case "locus-notifier":
@@ -122,6 +124,10 @@ enum UpCommand {
             let directory = try StateDirectory.create(stateDirectory)
             log.info("locus-geofence has no config file: regions are kept in \(directory)/geofence.db")
             return ["--db", directory + "/geofence.db"]
+        case "locus-fusion":
+            let directory = try StateDirectory.create(stateDirectory)
+            log.info("locus-fusion has no config file: last known locations and the approx secret are kept in \(directory)/fusion")
+            return ["--state", directory + "/fusion"]
         default:
             return []
         }
