@@ -22,16 +22,27 @@ public final class HTTPServer: @unchecked Sendable {
     private var stopRequested = false
     private var stats = HTTPServerStatistics()
     // Owned by the thread in run().
-    private var connections: [HTTPConnection] = []
+    private var connections: HTTPConnections!
 
     public init(listener: Listener, limits: ServerLimits, handler: @escaping Handler) {
         self.listener = listener
         self.limits = limits
         self.handler = handler
+        connections = HTTPConnections(limits: limits) { [unowned self] outcome in
+            count { stats in
+                switch outcome {
+                case .accepted: stats.connectionsAccepted += 1
+                case .refusedBusy: stats.refusedBusy += 1
+                case .badRequest: stats.badRequests += 1
+                case .requestTimeout: stats.requestTimeouts += 1
+                case .responseSent: stats.responsesSent += 1
+                }
+            }
+        }
     }
 
     deinit {
-        connections.forEach { $0.close() }
+        connections.closeAll()
         listener.close()
     }
 
@@ -60,27 +71,30 @@ public final class HTTPServer: @unchecked Sendable {
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: wakeup.readFD, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
-            let polled = connections
+            let polled = connections.all
             for connection in polled {
                 let wantsWrite = !connection.queue.isEmpty && !connection.isClosing
                 fds.append(pollfd(fd: connection.fd, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
             }
-            let timeout = pollTimeoutMilliseconds(now: Self.now())
+            let start = Self.now()
+            let timeout = max(0, Int(((connections.nextDeadline(notAfter: start + 0.2) - start) * 1000).rounded(.up)))
             let ready = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), Int32(timeout)) }
             if ready < 0 && errno != EINTR { break }
             let now = Self.now()
             if fds[0].revents != 0 { wakeup.clear() }
-            if fds[1].revents != 0 { accept(now: now) }
+            if fds[1].revents != 0 { connections.accept(from: listener, now: now) }
             for (index, connection) in polled.enumerated() where !connection.closed {
                 let revents = fds[2 + index].revents
-                if revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { readable(connection, now: now) }
-                if !connection.closed, revents & Int16(POLLOUT) != 0 { writable(connection, now: now) }
+                if revents & Int16(POLLIN | POLLERR | POLLHUP) != 0, let request = connections.read(connection, now: now) {
+                    count { $0.requests += 1 }
+                    connections.respond(connection, handler(request), includeBody: request.head.method != "HEAD", now: now)
+                }
+                if !connection.closed, revents & Int16(POLLOUT) != 0 { connections.sendQueued(connection, now: now) }
             }
-            expire(now: now)
-            connections.removeAll { $0.closed }
+            connections.expire(now: now)
+            connections.removeClosed()
         }
-        connections.forEach { $0.close() }
-        connections.removeAll()
+        connections.closeAll()
     }
 
     private var isStopping: Bool {
@@ -93,85 +107,6 @@ public final class HTTPServer: @unchecked Sendable {
         lock.lock()
         change(&stats)
         lock.unlock()
-    }
-
-    private func pollTimeoutMilliseconds(now: Double) -> Int {
-        var next = now + 0.2
-        for connection in connections {
-            switch connection.phase {
-            case .reading(let deadline), .responding(let deadline), .closing(let deadline): next = min(next, deadline)
-            case .streaming: break
-            }
-        }
-        return max(0, Int(((next - now) * 1000).rounded(.up)))
-    }
-
-    private func accept(now: Double) {
-        while let fd = listener.accept() {
-            count { $0.connectionsAccepted += 1 }
-            let connection = HTTPConnection(fd: fd, now: now, limits: limits)
-            if connections.count >= limits.maximumConnections {
-                count { $0.refusedBusy += 1 }
-                // Answered 503 once its request is read; past twice the limit it is just closed.
-                guard connections.count < 2 * limits.maximumConnections else {
-                    connection.close()
-                    continue
-                }
-                connection.refuseAsBusy = true
-            }
-            connections.append(connection)
-        }
-    }
-
-    private func readable(_ connection: HTTPConnection, now: Double) {
-        guard case .reading = connection.phase else {
-            // The request is in; drain what else arrives (bounded per wake) and notice EOF.
-            for _ in 0..<16 {
-                guard let bytes = connection.readAvailable() else { return }
-                if bytes.isEmpty { connection.close(); return }
-            }
-            return
-        }
-        guard let bytes = connection.readAvailable() else { return }
-        if bytes.isEmpty { connection.close(); return }
-        switch connection.reader.feed(bytes) {
-        case .incomplete:
-            return
-        case .refused(let status, let reason):
-            count { $0.badRequests += 1 }
-            respond(connection, .text(status, reason), includeBody: true, now: now)
-        case .complete(let request):
-            if connection.refuseAsBusy {
-                respond(connection, .text(503, "too many connections"), includeBody: true, now: now)
-                return
-            }
-            count { $0.requests += 1 }
-            respond(connection, handler(request), includeBody: request.head.method != "HEAD", now: now)
-        }
-    }
-
-    private func respond(_ connection: HTTPConnection, _ response: HTTPResponse, includeBody: Bool, now: Double) {
-        if connection.respond(response, includeBody: includeBody, now: now, timeoutSeconds: limits.responseTimeoutSeconds) {
-            count { $0.responsesSent += 1 }
-        }
-    }
-
-    private func writable(_ connection: HTTPConnection, now: Double) {
-        if connection.sendQueued(now: now) { count { $0.responsesSent += 1 } }
-    }
-
-    private func expire(now: Double) {
-        for connection in connections where !connection.closed {
-            switch connection.phase {
-            case .reading(let deadline) where now >= deadline:
-                count { $0.requestTimeouts += 1 }
-                respond(connection, .text(408, "request not received in time"), includeBody: true, now: now)
-            case .responding(let deadline) where now >= deadline, .closing(let deadline) where now >= deadline:
-                connection.close()
-            default:
-                break
-            }
-        }
     }
 
     static func now() -> Double {

@@ -29,7 +29,8 @@ public final class MapServer: @unchecked Sendable {
 
     // Owned by the thread in run().
     private var feed: MapFeed
-    private var clients: [HTTPConnection] = []
+    private var connections: HTTPConnections!
+    private var clients: [HTTPConnection] { connections.all }
     private var nextKeepAlive = 0.0
 
     public init(configuration: MapConfiguration, context: ZMQContext, log: ServiceLog = ServiceLog(name: "locus map")) throws(MapServerError) {
@@ -40,10 +41,21 @@ public final class MapServer: @unchecked Sendable {
         port = listener.port
         router = MapRouter(configuration: configuration)
         feed = MapFeed(accuracy: configuration.clientAccuracy)
+        connections = HTTPConnections(limits: configuration.limits) { [unowned self] outcome in
+            count { stats in
+                switch outcome {
+                case .accepted: stats.connectionsAccepted += 1
+                case .refusedBusy: stats.refusedBusy += 1
+                case .badRequest: stats.badRequests += 1
+                case .requestTimeout: stats.requestTimeouts += 1
+                case .responseSent: stats.responsesSent += 1
+                }
+            }
+        }
     }
 
     deinit {
-        clients.forEach { $0.close() }
+        connections.closeAll()
         listener.close()
     }
 
@@ -84,8 +96,7 @@ public final class MapServer: @unchecked Sendable {
         }
         defer {
             subscriber.socket.close()
-            clients.forEach { $0.close() }
-            clients.removeAll()
+            connections.closeAll()
         }
         nextKeepAlive = Self.now() + configuration.limits.keepAliveSeconds
         var items: [zmq_pollitem_t] = []
@@ -116,26 +127,24 @@ public final class MapServer: @unchecked Sendable {
                     throw MapServerError("bus: \(error)")
                 }
             }
-            if items[1].revents != 0 { acceptClients(now: now) }
+            if items[1].revents != 0 { connections.accept(from: listener, now: now, configure: Self.noDelay) }
             for (index, client) in polled.enumerated() where !client.closed {
                 let revents = items[3 + index].revents
-                if revents & Int16(ZMQ_POLLIN | ZMQ_POLLERR) != 0 { handleReadable(client, now: now) }
-                if !client.closed, revents & Int16(ZMQ_POLLOUT) != 0 { handleWritable(client, now: now) }
+                if revents & Int16(ZMQ_POLLIN | ZMQ_POLLERR) != 0, let request = connections.read(client, now: now) {
+                    route(client, request.head, now: now)
+                }
+                if !client.closed, revents & Int16(ZMQ_POLLOUT) != 0 { connections.sendQueued(client, now: now) }
             }
             expire(now: now)
-            clients.removeAll { $0.closed }
+            connections.removeClosed()
             count { $0.openStreams = clients.filter { $0.phase == .streaming }.count }
         }
     }
 
     private func pollTimeoutMilliseconds(now: Double) -> Int {
-        var next = nextKeepAlive
-        for client in clients {
-            switch client.phase {
-            case .reading(let deadline), .responding(let deadline), .closing(let deadline): next = min(next, deadline)
-            case .streaming:
-                if !client.queue.isEmpty { next = min(next, client.lastProgress + configuration.limits.responseTimeoutSeconds) }
-            }
+        var next = connections.nextDeadline(notAfter: nextKeepAlive)
+        for client in clients where client.phase == .streaming && !client.queue.isEmpty {
+            next = min(next, client.lastProgress + configuration.limits.responseTimeoutSeconds)
         }
         return max(0, min(60_000, Int(((next - now) * 1000).rounded(.up))))
     }
@@ -181,52 +190,9 @@ public final class MapServer: @unchecked Sendable {
 
     // MARK: connections
 
-    private func acceptClients(now: Double) {
-        while let fd = listener.accept() {
-            count { $0.connectionsAccepted += 1 }
-            var noDelay: Int32 = 1
-            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-            let client = HTTPConnection(fd: fd, now: now, limits: configuration.limits)
-            if clients.count >= configuration.limits.maximumConnections {
-                count { $0.refusedBusy += 1 }
-                // Answer 503 once its request is read (with a lingering close, so the client reads the
-                // answer rather than a reset); past twice the limit, even that is too much and it is just closed.
-                guard clients.count < 2 * configuration.limits.maximumConnections else {
-                    client.close()
-                    continue
-                }
-                client.refuseAsBusy = true
-                clients.append(client)
-                continue
-            }
-            clients.append(client)
-        }
-    }
-
-    private func handleReadable(_ client: HTTPConnection, now: Double) {
-        switch client.phase {
-        case .reading:
-            guard let bytes = client.readAvailable() else { return }
-            if bytes.isEmpty { client.close(); return }
-            switch client.reader.feed(bytes) {
-            case .incomplete: return
-            case .refused(let status, let reason):
-                count { $0.badRequests += 1 }
-                respond(client, .text(status, reason), includeBody: true, now: now)
-            case .complete(let request):
-                if client.refuseAsBusy {
-                    respond(client, .text(503, "too many connections"), includeBody: true, now: now)
-                } else {
-                    route(client, request.head, now: now)
-                }
-            }
-        case .responding, .streaming, .closing:
-            // Nothing more is read from a request; drain and notice EOF, within a bounded amount per wake.
-            for _ in 0..<16 {
-                guard let bytes = client.readAvailable() else { return }
-                if bytes.isEmpty { client.close(); return }
-            }
-        }
+    private static func noDelay(_ fd: Int32) {
+        var on: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
     }
 
     private func route(_ client: HTTPConnection, _ request: HTTPRequestHead, now: Double) {
@@ -237,7 +203,7 @@ public final class MapServer: @unchecked Sendable {
             } else if response.status >= 400 {
                 count { $0.badRequests += 1 }
             }
-            respond(client, response, includeBody: includeBody, now: now)
+            connections.respond(client, response, includeBody: includeBody, now: now)
         case .stream:
             client.phase = .streaming
             client.queue.appendUnbounded(HTTPResponse(status: 200, headers: MapAsset.streamHeaders).serialized(streaming: true))
@@ -251,36 +217,17 @@ public final class MapServer: @unchecked Sendable {
             client.lastProgress = now
             count { $0.streamsOpened += 1 }
             log.debug("stream opened, replayed \(replayBytes) bytes")
-            handleWritable(client, now: now)
+            connections.sendQueued(client, now: now)
         }
     }
 
-    private func respond(_ client: HTTPConnection, _ response: HTTPResponse, includeBody: Bool, now: Double) {
-        if client.respond(response, includeBody: includeBody, now: now, timeoutSeconds: configuration.limits.responseTimeoutSeconds) {
-            count { $0.responsesSent += 1 }
-        }
-    }
-
-    private func handleWritable(_ client: HTTPConnection, now: Double) {
-        if client.sendQueued(now: now) { count { $0.responsesSent += 1 } }
-    }
-
-    /// Applies every deadline: request heads, responses, stuck streams, lingering closes; and keep-alives.
+    /// Applies every deadline: request heads, responses, lingering closes (the connections'
+    /// rules), stuck streams; and keep-alives.
     private func expire(now: Double) {
-        for client in clients where !client.closed {
-            switch client.phase {
-            case .reading(let deadline) where now >= deadline:
-                count { $0.requestTimeouts += 1 }
-                respond(client, .text(408, "request head not received in time"), includeBody: true, now: now)
-            case .responding(let deadline) where now >= deadline:
-                client.close()
-            case .closing(let deadline) where now >= deadline:
-                client.close()
-            case .streaming where !client.queue.isEmpty && now - client.lastProgress >= configuration.limits.responseTimeoutSeconds:
-                drop(client, reason: "no progress for \(configuration.limits.responseTimeoutSeconds) s")
-            default:
-                break
-            }
+        connections.expire(now: now)
+        for client in clients where !client.closed && client.phase == .streaming && !client.queue.isEmpty
+            && now - client.lastProgress >= configuration.limits.responseTimeoutSeconds {
+            drop(client, reason: "no progress for \(configuration.limits.responseTimeoutSeconds) s")
         }
         if now >= nextKeepAlive {
             nextKeepAlive = now + configuration.limits.keepAliveSeconds
