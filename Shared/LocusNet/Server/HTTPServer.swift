@@ -17,28 +17,15 @@ public final class HTTPServer: @unchecked Sendable {
     public let listener: Listener
     public let limits: ServerLimits
     private let handler: Handler
-    private let wakeup = Wakeup()
-    private let lock = NSLock()
-    private var stopRequested = false
-    private var stats = HTTPServerStatistics()
+    private let control = ServerControl(HTTPServerStatistics())
     // Owned by the thread in run().
-    private var connections: HTTPConnections!
+    private let connections: HTTPConnections
 
     public init(listener: Listener, limits: ServerLimits, handler: @escaping Handler) {
         self.listener = listener
         self.limits = limits
         self.handler = handler
-        connections = HTTPConnections(limits: limits) { [unowned self] outcome in
-            count { stats in
-                switch outcome {
-                case .accepted: stats.connectionsAccepted += 1
-                case .refusedBusy: stats.refusedBusy += 1
-                case .badRequest: stats.badRequests += 1
-                case .requestTimeout: stats.requestTimeouts += 1
-                case .responseSent: stats.responsesSent += 1
-                }
-            }
-        }
+        connections = HTTPConnections(limits: limits) { [control] outcome in control.count { $0.record(outcome) } }
     }
 
     deinit {
@@ -50,43 +37,34 @@ public final class HTTPServer: @unchecked Sendable {
     public var port: UInt16 { listener.port }
 
     /// A copy of the counters (any thread).
-    public var statistics: HTTPServerStatistics {
-        lock.lock()
-        defer { lock.unlock() }
-        return stats
-    }
+    public var statistics: HTTPServerStatistics { control.statistics }
 
     /// Ends `run` soon (any thread).
-    public func stop() {
-        lock.lock()
-        stopRequested = true
-        lock.unlock()
-        wakeup.signal()
-    }
+    public func stop() { control.stop() }
 
     /// Serves until `stop()`, or until `keepRunning` (asked at least every 200 ms) says no.
     public func run(while keepRunning: () -> Bool = { true }) {
         var fds: [pollfd] = []
-        while keepRunning() && !isStopping {
+        while keepRunning() && !control.isStopping {
             fds.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: wakeup.readFD, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: control.wakeupFD, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
             let polled = connections.all
             for connection in polled {
                 let wantsWrite = !connection.queue.isEmpty && !connection.isClosing
                 fds.append(pollfd(fd: connection.fd, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
             }
-            let start = Self.now()
+            let start = ServerControl<HTTPServerStatistics>.now()
             let timeout = max(0, Int(((connections.nextDeadline(notAfter: start + 0.2) - start) * 1000).rounded(.up)))
             let ready = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), Int32(timeout)) }
             if ready < 0 && errno != EINTR { break }
-            let now = Self.now()
-            if fds[0].revents != 0 { wakeup.clear() }
+            let now = ServerControl<HTTPServerStatistics>.now()
+            if fds[0].revents != 0 { control.clearWakeup() }
             if fds[1].revents != 0 { connections.accept(from: listener, now: now) }
             for (index, connection) in polled.enumerated() where !connection.closed {
                 let revents = fds[2 + index].revents
                 if revents & Int16(POLLIN | POLLERR | POLLHUP) != 0, let request = connections.read(connection, now: now) {
-                    count { $0.requests += 1 }
+                    control.count { $0.requests += 1 }
                     connections.respond(connection, handler(request), includeBody: request.head.method != "HEAD", now: now)
                 }
                 if !connection.closed, revents & Int16(POLLOUT) != 0 { connections.sendQueued(connection, now: now) }
@@ -95,23 +73,5 @@ public final class HTTPServer: @unchecked Sendable {
             connections.removeClosed()
         }
         connections.closeAll()
-    }
-
-    private var isStopping: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopRequested
-    }
-
-    private func count(_ change: (inout HTTPServerStatistics) -> Void) {
-        lock.lock()
-        change(&stats)
-        lock.unlock()
-    }
-
-    static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 }

@@ -1,5 +1,5 @@
 /// What an `HTTPServer` has done, for health counters and tests.
-public struct HTTPServerStatistics: Sendable, Equatable {
+public struct HTTPServerStatistics: ConnectionStatistics, Equatable {
     public var connectionsAccepted = 0
     /// Requests handed to the handler.
     public var requests = 0

@@ -21,15 +21,12 @@ public final class MapServer: @unchecked Sendable {
     private let context: ZMQContext
     private let listener: Listener
     private let router: MapRouter
-    private let wakeup = Wakeup()
-    private let lock = NSLock()
-    private var stopRequested = false
-    private var stats = MapServerStatistics()
+    private let control = ServerControl(MapServerStatistics())
     private let log: ServiceLog
 
     // Owned by the thread in run().
     private var feed: MapFeed
-    private var connections: HTTPConnections!
+    private let connections: HTTPConnections
     private var clients: [HTTPConnection] { connections.all }
     private var nextKeepAlive = 0.0
 
@@ -41,17 +38,7 @@ public final class MapServer: @unchecked Sendable {
         port = listener.port
         router = MapRouter(configuration: configuration)
         feed = MapFeed(accuracy: configuration.clientAccuracy)
-        connections = HTTPConnections(limits: configuration.limits) { [unowned self] outcome in
-            count { stats in
-                switch outcome {
-                case .accepted: stats.connectionsAccepted += 1
-                case .refusedBusy: stats.refusedBusy += 1
-                case .badRequest: stats.badRequests += 1
-                case .requestTimeout: stats.requestTimeouts += 1
-                case .responseSent: stats.responsesSent += 1
-                }
-            }
-        }
+        connections = HTTPConnections(limits: configuration.limits) { [control] outcome in control.count { $0.record(outcome) } }
     }
 
     deinit {
@@ -60,31 +47,12 @@ public final class MapServer: @unchecked Sendable {
     }
 
     /// A copy of the counters (any thread).
-    public var statistics: MapServerStatistics {
-        lock.lock()
-        defer { lock.unlock() }
-        return stats
-    }
+    public var statistics: MapServerStatistics { control.statistics }
 
     /// Ends `run()` soon (any thread).
-    public func stop() {
-        lock.lock()
-        stopRequested = true
-        lock.unlock()
-        wakeup.signal()
-    }
+    public func stop() { control.stop() }
 
-    private var shouldStop: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopRequested
-    }
-
-    private func count(_ change: (inout MapServerStatistics) -> Void) {
-        lock.lock()
-        change(&stats)
-        lock.unlock()
-    }
+    private func count(_ change: (inout MapServerStatistics) -> Void) { control.count(change) }
 
     /// Serves until `stop()` or the context is shut down.
     public func run() throws(MapServerError) {
@@ -100,9 +68,9 @@ public final class MapServer: @unchecked Sendable {
         }
         nextKeepAlive = Self.now() + configuration.limits.keepAliveSeconds
         var items: [zmq_pollitem_t] = []
-        while !shouldStop {
+        while !control.isStopping {
             items.removeAll(keepingCapacity: true)
-            items.append(zmq_pollitem_t(socket: nil, fd: wakeup.readFD, events: Int16(ZMQ_POLLIN), revents: 0))
+            items.append(zmq_pollitem_t(socket: nil, fd: control.wakeupFD, events: Int16(ZMQ_POLLIN), revents: 0))
             items.append(zmq_pollitem_t(socket: nil, fd: listener.fd, events: Int16(ZMQ_POLLIN), revents: 0))
             items.append(zmq_pollitem_t(socket: subscriber.socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0))
             for client in clients {
@@ -120,7 +88,7 @@ public final class MapServer: @unchecked Sendable {
             }
             let now = Self.now()
             let polled = clients  // the connections items[3...] refer to, before new ones are accepted
-            if items[0].revents != 0 { wakeup.clear() }
+            if items[0].revents != 0 { control.clearWakeup() }
             if items[2].revents != 0 {
                 do { try drainBus(subscriber, now: now) } catch {
                     if error.isTerminated { return }
@@ -237,9 +205,5 @@ public final class MapServer: @unchecked Sendable {
         }
     }
 
-    static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
+    static func now() -> Double { ServerControl<MapServerStatistics>.now() }
 }

@@ -1,6 +1,8 @@
+public import LocusNet
+
 /// Counters of what the server did, read by tests and printed at exit, so refusals
 /// (busy, too large, too slow) are visible rather than silent.
-public struct MapServerStatistics: Sendable, Equatable {
+public struct MapServerStatistics: ConnectionStatistics, Equatable {
     public var connectionsAccepted = 0
     /// Answered 503 because `maximumConnections` were open.
     public var refusedBusy = 0
