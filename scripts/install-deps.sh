@@ -8,7 +8,7 @@ set -euo pipefail
 
 debian_packages=(make)  # the Makefile is how tests and the demo are run
 
-debian_packages+=(libzmq3-dev libsqlite3-dev libmosquitto-dev libnats-dev libcurl4-openssl-dev libsodium-dev libcrypt-dev)  # C libraries the Swift targets link (libcurl: webhooks; libsodium: the approx stream's HMAC; libcrypt: bcrypt for `locus nats config`)
+debian_packages+=(libzmq3-dev libsqlite3-dev libmosquitto-dev libnats-dev libcurl4-openssl-dev libsodium-dev libcrypt-dev)  # C libraries the Swift targets link (libcurl: webhooks, loaded only when a webhook sink is configured; libsodium: the approx stream's HMAC; libcrypt: bcrypt for `locus nats config`)
 debian_packages+=(nats-server)  # the NATS cluster of the fleet tier (scripts/nats-cluster.sh, test_nats_*.py)
 debian_packages+=(gpsd gpsd-clients)  # gpsd and gpsfake for the gpsd source tests
 debian_packages+=(mosquitto mosquitto-clients)  # a real MQTT broker (mosquitto_passwd), mosquitto_pub/_sub for the MQTT sink and OwnTracks tests

@@ -5,6 +5,7 @@ lost), and the MQTT sink through a TLS listener of a real mosquitto with a passw
 client certificate."""
 import http.server
 import json
+import select
 import ssl
 import subprocess
 import threading
@@ -203,3 +204,31 @@ def test_mqtt_sink_says_why_the_broker_refused_it_and_keeps_the_notification(tmp
                for e in errors), errors
     assert any(e["code"] == "drainTimeout" for e in errors), "the notification stays in the outbox"
     assert {body["status"] for topic, body in out if topic == "notify.mqtt"} == {"retrying"}
+
+
+def mapped_libraries(pid):
+    with open(f"/proc/{pid}/maps") as maps:
+        return {line.split()[-1].rsplit("/", 1)[-1] for line in maps if "/" in line}
+
+
+@pytest.mark.parametrize("sink, loads_curl", [("jsonl:{dir}/n.jsonl", False), ("webhook:https://127.0.0.1:9/hook", True)])
+def test_libcurl_is_loaded_only_for_a_webhook_sink(tmp_path, sink, loads_curl):
+    """libcurl and the TLS stack it brings are a quarter of the notifier's resident memory: a
+    notifier without a webhook never maps them; one with a webhook does (its URL is checked by
+    libcurl's parser before the sinks are set up)."""
+    process = subprocess.Popen(notifier("--sink", sink.format(dir=tmp_path), "--state", str(tmp_path / "s")),
+                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        # "sinks: …" is logged once every sink is set up.
+        deadline = time.monotonic() + 20
+        logged = ""
+        while "sinks:" not in logged:
+            assert time.monotonic() < deadline and process.poll() is None, logged
+            if select.select([process.stderr], [], [], 0.5)[0]:
+                logged += process.stderr.readline()
+        libraries = mapped_libraries(process.pid)
+        assert any(name.startswith("libzmq") for name in libraries), sorted(libraries)
+        assert any(name.startswith("libcurl") for name in libraries) == loads_curl, sorted(libraries)
+    finally:
+        process.stdin.close()
+        process.wait(timeout=30)
