@@ -4,34 +4,34 @@ import XCTest
 /// Hysteresis, debounce, dwell and crossing interpolation: the pieces every decision uses.
 final class DecisionTests: XCTestCase {
     func testHysteresisNeedsTheWholeAccuracyDiscOnOneSide() {
-        let hysteresis = Hysteresis(factor: 1)
-        XCTAssertEqual(hysteresis.verdict(signedDistanceMeters: -20, hacc: 10), .inside)
-        XCTAssertEqual(hysteresis.verdict(signedDistanceMeters: -10, hacc: 10), .inside)
-        XCTAssertEqual(hysteresis.verdict(signedDistanceMeters: -9.9, hacc: 10), .uncertain)
-        XCTAssertEqual(hysteresis.verdict(signedDistanceMeters: 9.9, hacc: 10), .uncertain)
-        XCTAssertEqual(hysteresis.verdict(signedDistanceMeters: 10, hacc: 10), .outside)
-        XCTAssertEqual(Hysteresis(factor: 2).verdict(signedDistanceMeters: 15, hacc: 10), .uncertain)
+        let margin = Hysteresis(factor: 1).marginMeters(hacc: 10)
+        XCTAssertEqual(Hysteresis.vote(signedDistanceMeters: -20, marginMeters: margin), .inside)
+        XCTAssertEqual(Hysteresis.vote(signedDistanceMeters: -10, marginMeters: margin), .inside)
+        XCTAssertEqual(Hysteresis.vote(signedDistanceMeters: -9.9, marginMeters: margin), .unknown)
+        XCTAssertEqual(Hysteresis.vote(signedDistanceMeters: 9.9, marginMeters: margin), .unknown)
+        XCTAssertEqual(Hysteresis.vote(signedDistanceMeters: 10, marginMeters: margin), .outside)
+        XCTAssertEqual(Hysteresis.vote(signedDistanceMeters: 15, marginMeters: Hysteresis(factor: 2).marginMeters(hacc: 10)), .unknown)
     }
 
     func testDebounceConfirmsOnlyAfterAnUnbrokenRun() {
         var debounce = Debounce()
-        XCTAssertNil(debounce.observe(vote: true, committed: false, fixTime: 0, seconds: 10))
-        XCTAssertNil(debounce.observe(vote: true, committed: false, fixTime: 5, seconds: 10))
-        XCTAssertEqual(debounce.observe(vote: true, committed: false, fixTime: 10, seconds: 10), true)
+        XCTAssertNil(debounce.observe(vote: .inside, committed: .outside, fixTime: 0, seconds: 10))
+        XCTAssertNil(debounce.observe(vote: .inside, committed: .outside, fixTime: 5, seconds: 10))
+        XCTAssertEqual(debounce.observe(vote: .inside, committed: .outside, fixTime: 10, seconds: 10), .inside)
         XCTAssertNil(debounce.candidate)
 
         // An uncertain fix restarts the wait, and so does one agreeing with the committed state.
-        XCTAssertNil(debounce.observe(vote: true, committed: false, fixTime: 20, seconds: 10))
-        XCTAssertNil(debounce.observe(vote: nil, committed: false, fixTime: 25, seconds: 10))
-        XCTAssertNil(debounce.observe(vote: true, committed: false, fixTime: 31, seconds: 10))
+        XCTAssertNil(debounce.observe(vote: .inside, committed: .outside, fixTime: 20, seconds: 10))
+        XCTAssertNil(debounce.observe(vote: .unknown, committed: .outside, fixTime: 25, seconds: 10))
+        XCTAssertNil(debounce.observe(vote: .inside, committed: .outside, fixTime: 31, seconds: 10))
         XCTAssertEqual(debounce.sinceFixTime, 31)
-        XCTAssertNil(debounce.observe(vote: false, committed: false, fixTime: 35, seconds: 10))
+        XCTAssertNil(debounce.observe(vote: .outside, committed: .outside, fixTime: 35, seconds: 10))
         XCTAssertNil(debounce.candidate)
     }
 
     func testZeroDebounceDecidesOnTheFirstConfidentFix() {
         var debounce = Debounce()
-        XCTAssertEqual(debounce.observe(vote: false, committed: true, fixTime: 3, seconds: 0), false)
+        XCTAssertEqual(debounce.observe(vote: .outside, committed: .inside, fixTime: 3, seconds: 0), .outside)
     }
 
     func testDwellFiresOncePerStay() {

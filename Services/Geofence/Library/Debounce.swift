@@ -1,3 +1,5 @@
+public import LocusProtocol
+
 /// Holds back a change of state until it has lasted `seconds` of fix time, every fix in
 /// that window agreeing. One contrary or uncertain fix restarts the wait, which is what
 /// keeps a device jittering across a boundary from producing a burst of transitions.
@@ -8,18 +10,18 @@ public struct Debounce: Sendable, Equatable {
         set { since.value = newValue }
     }
     private var since: PackedOptionalDouble
-    /// The state waiting to be confirmed, if any.
-    public private(set) var candidate: Bool?
+    /// The state waiting to be confirmed (`.inside` or `.outside`), if any.
+    public private(set) var candidate: RegionState?
 
-    public init(candidate: Bool? = nil, sinceFixTime: Double? = nil) {
+    public init(candidate: RegionState? = nil, sinceFixTime: Double? = nil) {
         self.candidate = candidate
         self.since = PackedOptionalDouble(sinceFixTime)
     }
 
-    /// Feeds one fix's vote (`true` inside, `false` outside, nil uncertain) against the
+    /// Feeds one fix's vote (`Hysteresis.vote`: `.unknown` when uncertain) against the
     /// committed state; returns the new state once it has held for `seconds`.
-    public mutating func observe(vote: Bool?, committed: Bool, fixTime: Double, seconds: Double) -> Bool? {
-        guard let vote, vote != committed else {
+    public mutating func observe(vote: RegionState, committed: RegionState, fixTime: Double, seconds: Double) -> RegionState? {
+        guard vote != .unknown, vote != committed else {
             reset()
             return nil
         }

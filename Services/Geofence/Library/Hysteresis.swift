@@ -1,12 +1,4 @@
-/// What one fix says about one region, given its uncertainty.
-public enum FixVerdict: Sendable, Equatable {
-    /// Inside by more than the fix's confidence margin.
-    case inside
-    /// Outside by more than the margin.
-    case outside
-    /// Within the margin of the boundary: the fix cannot tell, so the state holds.
-    case uncertain
-}
+public import LocusProtocol
 
 /// Decides inside/outside with the fix's accuracy circle instead of its centre, so a
 /// device standing on a boundary does not flicker: it is inside only when the whole
@@ -22,11 +14,14 @@ public struct Hysteresis: Sendable, Equatable {
     /// Margin in metres a fix of accuracy `hacc` must clear on either side of a boundary.
     public func marginMeters(hacc: Double) -> Double { factor * hacc }
 
-    /// The verdict for a fix `signedDistanceMeters` from the boundary (negative inside).
-    public func verdict(signedDistanceMeters distance: Double, hacc: Double) -> FixVerdict {
-        let margin = marginMeters(hacc: hacc)
+    /// What a fix `signedDistanceMeters` from the boundary (negative inside) says, given its
+    /// margin: `.inside` or `.outside` by at least the margin, `.unknown` within it — the fix
+    /// cannot tell, so the state holds. The same type as the committed state, so the two
+    /// compare directly.
+    @inline(__always)
+    public static func vote(signedDistanceMeters distance: Double, marginMeters margin: Double) -> RegionState {
         if distance <= -margin { return .inside }
         if distance >= margin { return .outside }
-        return .uncertain
+        return .unknown
     }
 }

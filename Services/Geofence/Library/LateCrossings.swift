@@ -1,6 +1,6 @@
 import LocusService
 import LocusGeo
-import LocusProtocol
+public import LocusProtocol
 
 /// Region crossings found in a device's late fixes: history uploaded after newer fixes (a
 /// phone back online sending what it buffered), on `location.late.<device>` or a fused fix
@@ -13,9 +13,9 @@ import LocusProtocol
 /// crossing (the hysteresis margin decides, no debounce: the fixes are already past). A
 /// current fix ends the run.
 public enum LateCrossings {
-    /// What the late fixes said about one region so far.
+    /// What the late fixes said about one region so far: `.inside` or `.outside`.
     public struct Verdict: Sendable, Equatable {
-        public var inside: Bool
+        public var state: RegionState
         public var t: Double
         public var signedDistanceMeters: Double
     }
@@ -35,21 +35,21 @@ extension GeofenceLogic {
         let slots = scratch
         for slot in slots {
             let region = store.essentials(inSlot: slot)
-            guard region.isOccupied, region.watchesEveryDevice || store.filed(inSlot: slot)?.monitored.watches(device) == true else {
+            let filed = region.isOccupied ? store.filed(inSlot: slot) : nil
+            guard let filed, region.watchesEveryDevice || filed.monitored.watches(device) else {
                 history[slot] = nil
                 continue
             }
-            let distance = signedDistance(region, slot: slot, point, marginMeters: margin)
-            let verdict = hysteresis.verdict(signedDistanceMeters: distance, hacc: location.hacc)
-            guard verdict != .uncertain else { continue }
-            let inside = verdict == .inside
+            let distance = store.signedDistance(region, slot: slot, point, marginMeters: margin)
+            let vote = Hysteresis.vote(signedDistanceMeters: distance, marginMeters: margin)
+            guard vote != .unknown else { continue }
             let before = history[slot]
-            history[slot] = LateCrossings.Verdict(inside: inside, t: t, signedDistanceMeters: distance)
-            guard let before, inside != before.inside, inside ? region.notifyOnEntry : region.notifyOnExit else { continue }
+            history[slot] = LateCrossings.Verdict(state: vote, t: t, signedDistanceMeters: distance)
+            guard let before, vote != before.state, vote == .inside ? region.notifyOnEntry : region.notifyOnExit else { continue }
             let crossing = CrossingInterpolation.time(from: before.t, signedDistance: before.signedDistanceMeters, to: t,
                                                       signedDistance: distance)
-            emit(slot: slot, device: device, kind: inside ? .enter : .exit, state: inside ? .inside : .outside, cause: .late,
-                 fix: fix, crossingTime: crossing, into: &out)
+            let report = RegionDecision.Report(kind: vote == .inside ? .enter : .exit, state: vote, cause: .late, crossingTime: crossing)
+            emit(report, of: filed.monitored, device: device, fix: fix, into: &out)
         }
         lateHistory[number] = history
     }

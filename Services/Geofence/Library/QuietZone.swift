@@ -73,7 +73,7 @@ struct QuietZoneBuilder {
         let inside = track.state == .inside
         if let candidate = track.debounce.candidate {
             // The vote is the candidate now; it stays so while the fix clears the margin.
-            guard candidate != inside, let since = track.debounce.sinceFixTime else {
+            guard candidate != track.state, let since = track.debounce.sinceFixTime else {
                 eligible = false
                 return
             }
