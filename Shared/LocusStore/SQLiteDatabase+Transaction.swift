@@ -33,16 +33,20 @@ extension SQLiteDatabase {
         defer { transactionDepth = 0 }
         do throws(SQLiteError) {
             let result = try body()
-            if hasMoved {
-                throw SQLiteError(code: SQLITE_READONLY, message: "\(path) was removed while open (with its directory?)",
-                                  extendedCode: SQLiteError.movedCode, systemErrno: ENOENT)
-            }
+            try checkNotMoved()
             try run("COMMIT")
             return result
         } catch {
             try? run("ROLLBACK")
             throw error
         }
+    }
+
+    /// Throws when the file was removed while open: a commit there would be lost at the next start.
+    private func checkNotMoved() throws(SQLiteError) {
+        guard hasMoved else { return }
+        throw SQLiteError(code: SQLITE_READONLY, message: "\(path) was removed while open (with its directory?)",
+                          extendedCode: SQLiteError.movedCode, systemErrno: ENOENT)
     }
 
     /// Whether a batch opened by `beginBatch` is waiting for `commitBatch`.
@@ -56,13 +60,24 @@ extension SQLiteDatabase {
         transactionDepth = 1
     }
 
-    /// Commits the open batch (nothing when none is open); rolls it back when the commit fails.
+    /// Commits the open batch (nothing when none is open); rolls it back when the commit fails,
+    /// and when the file was removed meanwhile (`hasMoved`), as `transaction` does.
     public func commitBatch() throws(SQLiteError) {
         guard transactionDepth > 0 else { return }
         transactionDepth = 0
-        do { try run("COMMIT") } catch {
+        do throws(SQLiteError) {
+            try checkNotMoved()
+            try run("COMMIT")
+        } catch {
             try? run("ROLLBACK")
             throw error
         }
+    }
+
+    /// Undoes everything the open batch wrote (nothing when none is open).
+    public func rollbackBatch() {
+        guard transactionDepth > 0 else { return }
+        transactionDepth = 0
+        try? run("ROLLBACK")
     }
 }

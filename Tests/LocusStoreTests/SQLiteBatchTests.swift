@@ -60,4 +60,30 @@ final class SQLiteBatchTests: XCTestCase {
         XCTAssertFalse(database.batchIsOpen)
         XCTAssertEqual(try count(database), 2)
     }
+
+    func testARolledBackBatchLeavesNothing() throws {
+        let (database, _) = try open()
+        try database.beginBatch()
+        try database.transaction { () throws(SQLiteError) in try database.run("INSERT INTO t VALUES (1)") }
+        database.rollbackBatch()
+        XCTAssertFalse(database.batchIsOpen)
+        XCTAssertEqual(try count(database), 0)
+        database.rollbackBatch()  // nothing open: nothing happens
+        try database.transaction { () throws(SQLiteError) in try database.run("INSERT INTO t VALUES (2)") }
+        XCTAssertEqual(try count(database), 1, "the connection writes as usual after it")
+    }
+
+    /// A batch on a file removed meanwhile is not committed there (it would be lost at the next
+    /// start): the commit throws the moved error and the batch is rolled back.
+    func testABatchOnARemovedFileIsNotCommitted() throws {
+        let (database, path) = try open()
+        try database.beginBatch()
+        try database.run("INSERT INTO t VALUES (1)")
+        try FileManager.default.removeItem(atPath: path)
+        XCTAssertThrowsError(try database.commitBatch()) { error in
+            XCTAssertEqual((error as? SQLiteError)?.extendedCode, SQLiteError.movedCode)
+        }
+        XCTAssertFalse(database.batchIsOpen)
+        XCTAssertEqual(try count(database), 0, "rolled back")
+    }
 }

@@ -95,6 +95,8 @@ let delivery = DeliveryService(directory: directory, specs: specs, options: sink
 var logic: NotifierLogic
 do {
     logic = try NotifierLogic(configuration: configuration, outbox: Outbox(directory: directory), delivery: delivery)
+    // The runtime holds each batch's messages until flush: one commit and one delivery per batch.
+    logic.commitsOnFlush = true
 } catch {
     log.error("cannot open the outbox in \(directory.path): \(error)")
     exit(ServiceProgram.exitConfig)

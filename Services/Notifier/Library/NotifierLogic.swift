@@ -44,8 +44,25 @@ public struct NotifierLogic: ServiceLogic {
     private var counts: [String: Int] = [:]
     /// Present when `configuration.replay` is set (bus mode).
     private var replayGate: ReplayGate?
-    /// Notifications stored by the current message, handed to the sinks after its commit.
+    /// Notifications stored by the current message (or batch), handed to the sinks after its commit.
     private var stored: [(seq: Int64, record: NotificationRecord)] = []
+    /// When set, every write of a batch of input goes into one transaction that `flush`
+    /// commits (the runtime calls it after each batch and holds the batch's messages until
+    /// then): a burst of events costs one commit and one sink write. A failed commit holds
+    /// every event of the batch, as a failed per-event commit holds its event. Unset, each
+    /// message commits and is delivered on its own.
+    public var commitsOnFlush = false
+    /// The batch whose writes wait for `flush`'s commit (`commitsOnFlush`).
+    private var batch: OpenBatch?
+    /// What a batch must be able to undo: routing as it was before the batch's first write,
+    /// its events (held again when the commit fails) and its output (published after it).
+    private struct OpenBatch {
+        var routing: Routing
+        var events: [(message: Message, topic: String, now: Double)] = []
+        var output: [Outbound] = []
+    }
+    /// `now` of the tick that last woke the sink workers.
+    private var lastWake = -Double.infinity
 
     /// - Parameters:
     ///   - outbox: this thread's connection to the durable outbox.
@@ -96,6 +113,7 @@ public struct NotifierLogic: ServiceLogic {
             held.append((message, topic, now))
             return []
         }
+        if commitsOnFlush { return handleInBatch(message, topic: topic, now: now) }
         var output: [Outbound] = []
         if let fault = attempt(message, topic: topic, now: now, output: &output) {
             held.append((message, topic, now))
@@ -130,6 +148,70 @@ public struct NotifierLogic: ServiceLogic {
         return nil
     }
 
+    /// Routes one message as a savepoint of the open batch (opened by its first write); its
+    /// output waits for the batch's commit in `flush`. When a write fails the whole batch is
+    /// undone and held, this message with it.
+    private mutating func handleInBatch(_ message: Message, topic: String, now: Double) -> [Outbound] {
+        if case .location(let location) = message.body, routing.destinations[location.device] == nil {
+            // Writes nothing (a fix on a topic the notifier does not handle is only rejected):
+            // no transaction; what it says waits behind the open batch's output.
+            var routed: [Outbound] = []
+            try? route(message, topic: topic, now: now, output: &routed)
+            guard batch != nil else { return routed }
+            batch!.output += routed
+            return []
+        }
+        if let fault = openBatch() { return holdBatch(fault, adding: (message, topic, now), t: message.envelope.t) }
+        batch!.events.append((message, topic, now))
+        var routed: [Outbound] = []
+        let outbox = self.outbox
+        do {
+            try outbox.transaction { () throws(SQLiteError) in try route(message, topic: topic, now: now, output: &routed) }
+        } catch {
+            return holdBatch(StorageFault(error, path: outbox.path), t: message.envelope.t)
+        }
+        batch!.output += routed
+        return []
+    }
+
+    /// Opens the batch's transaction unless it is open; the fault when it cannot be opened.
+    private mutating func openBatch() -> StorageFault? {
+        guard batch == nil else { return nil }
+        do { try outbox.beginBatch() } catch { return StorageFault(error, path: outbox.path) }
+        batch = OpenBatch(routing: routing)
+        return nil
+    }
+
+    /// Undoes the open batch after `fault` — its writes rolled back, routing as before its
+    /// first write, its output dropped — and holds its events (and `adding`) in order, to be
+    /// routed again by `retryHeld` exactly as events whose own commit failed.
+    private mutating func holdBatch(_ fault: StorageFault, adding event: (message: Message, topic: String, now: Double)? = nil,
+                                    t: Double) -> [Outbound] {
+        outbox.rollbackBatch()
+        if let open = batch {
+            routing = open.routing
+            held.insert(contentsOf: open.events, at: 0)
+        }
+        batch = nil
+        stored.removeAll()
+        if let event { held.append(event) }
+        guard let report = storage.failed(fault, now: nil, holding: "holding events") else { return [] }
+        return [Outbound(topic: Topic.error(Self.service), body: .error(report), t: t)]
+    }
+
+    /// Commits the open batch, then hands its notifications to the sinks in one dispatch
+    /// and returns the batch's output followed by the inline sinks' records.
+    public mutating func flush(now: Double) -> [Outbound] {
+        guard let open = batch else { return [] }
+        do { try outbox.commitBatch() } catch {
+            return holdBatch(StorageFault(error, path: outbox.path), t: now)
+        }
+        batch = nil
+        var output = open.output
+        dispatchStored(output: &output)
+        return output
+    }
+
     /// False while the outbox cannot be written: the runtime stops feeding events.
     public var acceptsInput: Bool { !storage.isFailing }
 
@@ -162,7 +244,7 @@ public struct NotifierLogic: ServiceLogic {
         guard !stored.isEmpty else { return }
         defer { stored.removeAll() }
         guard let delivery else { return }
-        for (seq, record) in stored { output += delivery.dispatch(record, seq: seq, outbox: outbox) }
+        output += delivery.dispatch(stored, outbox: outbox)
     }
 
     private mutating func route(_ message: Message, topic: String, now: Double, output: inout [Outbound]) throws(SQLiteError) {
@@ -202,11 +284,18 @@ public struct NotifierLogic: ServiceLogic {
         }
     }
 
+    /// With `commitsOnFlush` due bursts join the open batch (committed and delivered by
+    /// the `flush` after the tick). The sink workers get a nudge at most once a second (of
+    /// `now`): `--stdio` ticks after every line, and a worker woken that often would take
+    /// every delivery off the inline path.
     public mutating func tick(now: Double) -> [Outbound] {
         var output = replayTick(now: now)
         flushBursts(now: now, output: &output)
-        dispatchStored(output: &output)
-        delivery?.wake()
+        if !commitsOnFlush { dispatchStored(output: &output) }
+        if !(now - lastWake < 1 && now >= lastWake) {
+            lastWake = now
+            delivery?.wake()
+        }
         return output + (delivery?.takeReports() ?? [])
     }
 
@@ -214,6 +303,8 @@ public struct NotifierLogic: ServiceLogic {
         var output: [Outbound] = []
         if storage.isFailing { output += retryHeld(now: .infinity) }
         flushBursts(now: nil, output: &output)
+        // The batch is committed before the sinks are drained: they see only what is committed.
+        output += flush(now: now)
         dispatchStored(output: &output)
         if let delivery {
             if !delivery.drain(timeoutSeconds: configuration.drainTimeoutSeconds) {
@@ -230,6 +321,10 @@ public struct NotifierLogic: ServiceLogic {
     /// fails they stay in the merger for a later tick.
     private mutating func flushBursts(now: Double?, output: inout [Outbound]) {
         guard !storage.isFailing, routing.merger.isEnabled else { return }
+        if commitsOnFlush {
+            flushBurstsInBatch(now: now, output: &output)
+            return
+        }
         let saved = routing
         var stored: [Outbound] = []
         let outbox = self.outbox
@@ -246,6 +341,27 @@ public struct NotifierLogic: ServiceLogic {
             return
         }
         output += stored
+    }
+
+    /// The same as a savepoint of the open batch: a failure undoes and holds the batch, and
+    /// the bursts stay in the merger (restored with routing) for a later tick.
+    private mutating func flushBurstsInBatch(now: Double?, output: inout [Outbound]) {
+        guard routing.merger.hasOpenBursts else { return }
+        if let fault = openBatch() {
+            output += holdBatch(fault, t: now ?? 0)
+            return
+        }
+        var stored: [Outbound] = []
+        let outbox = self.outbox
+        do {
+            try outbox.transaction { () throws(SQLiteError) in
+                for burst in routing.merger.due(now: now) { try flush(burst, output: &stored) }
+            }
+        } catch {
+            output += holdBatch(StorageFault(error, path: outbox.path), t: now ?? 0)
+            return
+        }
+        batch!.output += stored
     }
 
     /// Sends the replay request on the first tick, repeats it while its marker is overdue,

@@ -15,6 +15,9 @@ struct BurstMerger {
 
     var isEnabled: Bool { windowSeconds > 0 }
 
+    /// Whether any device's window is open (a tick with none has nothing to store).
+    var hasOpenBursts: Bool { !open.isEmpty }
+
     mutating func add(_ entry: Entry, device: String, t: Double) {
         if open[device] == nil { open[device] = (t, []) }
         open[device]!.entries.append(entry)

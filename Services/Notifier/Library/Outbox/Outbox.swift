@@ -108,6 +108,11 @@ public final class Outbox {
         try database.commitBatch()
     }
 
+    /// Undoes what the open batch wrote (nothing when none is open).
+    public func rollbackBatch() {
+        database.rollbackBatch()
+    }
+
     public var batchIsOpen: Bool { database.batchIsOpen }
 
     /// Copies committed log pages into the database without waiting for readers or blocking
