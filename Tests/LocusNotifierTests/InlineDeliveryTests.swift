@@ -83,7 +83,7 @@ final class InlineDeliveryTests: XCTestCase {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         for t in [0, 1_700_000_000.75, 1_795_000_000, -86_401.5, 4_102_444_800] {
-            XCTAssertEqual(NotifierLogic.timeText(t), formatter.string(from: Date(timeIntervalSince1970: t)), "t = \(t)")
+            XCTAssertEqual(NotificationComposer.timeText(t), formatter.string(from: Date(timeIntervalSince1970: t)), "t = \(t)")
         }
     }
 }

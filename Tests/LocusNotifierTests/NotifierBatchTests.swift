@@ -112,6 +112,7 @@ final class NotifierBatchTests: XCTestCase {
         var logic = try NotifierLogic(configuration: configuration, outbox: Outbox(directory: state), delivery: delivery)
         logic.commitsOnFlush = true
         delivery.start()
+        XCTAssertTrue(delivery.drain(timeoutSeconds: 5), "the worker settles with nothing to do")
         var output: [Outbound] = []
         output += logic.receive(regionEventMessage(id: "a", t: 1, region: "r", event: .enter), topic: "region.event.app", now: 1)
         output += logic.receive(regionEventMessage(id: "b", t: 2, region: "r", event: .enter), topic: "region.event.app", now: 2)

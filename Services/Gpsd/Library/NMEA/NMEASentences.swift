@@ -1,3 +1,5 @@
+import LocusProtocol
+
 /// NMEA 0183 sentences generated from a served fix: RMC, GGA, GSA and GST, in the order a
 /// receiver sends one epoch (RMC first, so a reader has the date before GGA's time).
 ///

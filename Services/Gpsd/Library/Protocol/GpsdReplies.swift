@@ -1,3 +1,5 @@
+import LocusProtocol
+
 /// The answers to commands and the notices gpsd sends unasked (gpsd_json(5)).
 public enum GpsdReplies {
     /// The gpsd release whose protocol (3.14) is spoken; `rev` names this server.

@@ -1,3 +1,5 @@
+import LocusProtocol
+
 /// The report objects a watcher receives (gpsd_json(5), "CORE SOCKET PROTOCOL"): TPV, SKY
 /// and GST, with gpsd's member order and decimals (`lat` to 9 places, errors to 3), so a
 /// client cannot tell them from gpsd's own.

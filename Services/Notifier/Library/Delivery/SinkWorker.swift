@@ -9,6 +9,9 @@ import LocusProtocol
 /// A sink that `deliversInline` is also given new notifications by the runtime thread
 /// (`deliverInline`) while this worker is idle with nothing left: under the worker's lock,
 /// so the two never deliver at once and the order stays the outbox order.
+///
+/// The thread, its stop and its lock are a `WorkerThread`, which also guards the state below
+/// that the runtime thread shares with it.
 final class SinkWorker: @unchecked Sendable {
     let name: String
     private let makeSink: () throws -> any NotificationSink
@@ -16,19 +19,16 @@ final class SinkWorker: @unchecked Sendable {
     private let policy: RetryPolicy
     private let reports: DeliveryReports
     private let service: String
-    private let condition = NSCondition()
-    private var stopping = false
-    private var exited = false
+    private let thread: WorkerThread
     /// Bumped by `wake()`; the worker is drained when it found nothing after the latest bump.
     private var posted = 0
     private var checked = -1
     /// True while the worker waits with nothing left to deliver.
     private var idle = false
-    private var thread: Thread?
     /// The worker's sink when it `deliversInline`, shared with the runtime thread (guarded by
-    /// `condition`, used there only while the worker is idle).
+    /// the thread's lock, used there only while the worker is idle).
     private var inlineSink: (any NotificationSink)?
-    /// The newest outbox seq either side delivered (guarded by `condition`). The two move the
+    /// The newest outbox seq either side delivered (guarded by the thread's lock). The two move the
     /// cursor on different connections, so each can find a record the other has just
     /// delivered: the worker can read the cursor from before an inline delivery, and the
     /// runtime can offer a record the worker took from the outbox before the runtime's
@@ -45,28 +45,24 @@ final class SinkWorker: @unchecked Sendable {
         self.reports = reports
         self.service = service
         self.makeSink = makeSink
+        thread = WorkerThread(name: "sink-\(name)")
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "sink-\(name)"
-        self.thread = thread
-        thread.start()
+        thread.start { [self] in run() }
     }
 
     /// New notifications are in the outbox.
     func wake() {
-        condition.lock()
-        posted += 1
-        condition.broadcast()
-        condition.unlock()
+        thread.locked {
+            posted += 1
+            thread.broadcastLocked()
+        }
     }
 
     /// Whether everything stored before the last `wake()` has been handled.
     var isDrained: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return checked >= posted || exited
+        thread.locked { checked >= posted || thread.finished }
     }
 
     /// Delivers `records` (stored at their seqs, in order) on the calling thread when the
@@ -75,9 +71,11 @@ final class SinkWorker: @unchecked Sendable {
     /// `complete` is false when the worker must deliver the rest (busy, not an inline sink,
     /// or an attempt asked for a retry).
     func deliverInline(_ records: [(seq: Int64, record: NotificationRecord)], outbox: Outbox) -> (outbounds: [Outbound], complete: Bool) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard let sink = inlineSink, idle, checked >= posted, !stopping, !exited else { return ([], false) }
+        thread.locked { deliverInlineLocked(records, outbox: outbox) }
+    }
+
+    private func deliverInlineLocked(_ records: [(seq: Int64, record: NotificationRecord)], outbox: Outbox) -> (outbounds: [Outbound], complete: Bool) {
+        guard let sink = inlineSink, idle, checked >= posted, !thread.stopRequested, !thread.finished else { return ([], false) }
         let fresh = records.filter { $0.seq > deliveredThrough }
         guard !fresh.isEmpty else { return ([], true) }
         let outcomes = sink.deliver(fresh.map(\.record))
@@ -101,21 +99,10 @@ final class SinkWorker: @unchecked Sendable {
 
     /// Asks the thread to stop after the current attempt and waits up to `timeoutSeconds` for it.
     func stop(timeoutSeconds: Double) {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while !exited && condition.wait(until: deadline) {}
-        condition.unlock()
+        thread.stop(timeoutSeconds: timeoutSeconds)
     }
 
     private func run() {
-        defer {
-            condition.lock()
-            exited = true
-            condition.broadcast()
-            condition.unlock()
-        }
         let sink: any NotificationSink
         let outbox: Outbox
         do {
@@ -125,24 +112,17 @@ final class SinkWorker: @unchecked Sendable {
             problem("sinkStartFailed", "sink \(name) cannot start: \(error)", ref: nil, t: Date().timeIntervalSince1970)
             return
         }
-        if sink.deliversInline {
-            condition.lock()
-            inlineSink = sink
-            condition.unlock()
-        }
+        if sink.deliversInline { thread.locked { inlineSink = sink } }
         var attempt = 0
         var generator = SystemRandomNumberGenerator()
         while true {
-            condition.lock()
-            let generation = posted
-            let stop = stopping
-            condition.unlock()
+            let (generation, stop) = thread.locked { (posted, thread.stopRequested) }
             if stop { return }
             let next: (seq: Int64, record: NotificationRecord)?
             outbox.reopenIfMoved()
             do { next = try outbox.next(for: name) } catch {
                 outboxFailed(error, ref: nil, t: Date().timeIntervalSince1970)
-                pause(seconds: 1)
+                thread.pause(seconds: 1)
                 continue
             }
             if let (seq, _) = next, seq <= delivered() {
@@ -152,27 +132,25 @@ final class SinkWorker: @unchecked Sendable {
                     outboxWorks()
                 } catch {
                     outboxFailed(error, ref: nil, t: Date().timeIntervalSince1970)
-                    pause(seconds: 1)
+                    thread.pause(seconds: 1)
                 }
                 continue
             }
             guard let (seq, record) = next else {
                 outboxWorks()  // read, and nothing waits to be written
-                condition.lock()
-                checked = generation
-                condition.broadcast()
-                idle = true
-                while posted == generation && !stopping { condition.wait() }
-                idle = false
-                condition.unlock()
+                thread.locked {
+                    checked = generation
+                    thread.broadcastLocked()
+                    idle = true
+                    while posted == generation && !thread.stopRequested { thread.waitLocked() }
+                    idle = false
+                }
                 continue
             }
             let outcome = sink.deliver(record)
             switch outcome {
             case .delivered, .skipped, .failed:
-                condition.lock()
-                deliveredThrough = max(deliveredThrough, seq)
-                condition.unlock()
+                thread.locked { deliveredThrough = max(deliveredThrough, seq) }
                 // The record goes out before the cursor commit: the commit is not on the
                 // event → notification path, and a crash between the two repeats the
                 // delivery either way (the line is already written).
@@ -188,24 +166,14 @@ final class SinkWorker: @unchecked Sendable {
                 attempt += 1
                 publish(report(record, outcome))
                 if attempt == 1 { problem("sinkUnavailable", "sink \(name): \(reason); retrying", ref: record.ref, t: record.t) }
-                pause(seconds: policy.delaySeconds(attempt: attempt, unit: Double.random(in: 0..<1, using: &generator)))
+                thread.pause(seconds: policy.delaySeconds(attempt: attempt, unit: Double.random(in: 0..<1, using: &generator)))
             }
         }
     }
 
     /// `deliveredThrough`, read under its lock.
     private func delivered() -> Int64 {
-        condition.lock()
-        defer { condition.unlock() }
-        return deliveredThrough
-    }
-
-    /// Waits for the backoff, waking early only to stop.
-    private func pause(seconds: Double) {
-        condition.lock()
-        let deadline = Date().addingTimeInterval(seconds)
-        while !stopping && condition.wait(until: deadline) {}
-        condition.unlock()
+        thread.locked { deliveredThrough }
     }
 
     private func publish(_ report: (outbound: Outbound, counter: String)) {

@@ -1,4 +1,5 @@
 import Foundation
+import LocusService
 
 /// Copies the outbox's write-ahead log into the database on its own thread and connection.
 /// Commits never checkpoint (`wal_autocheckpoint=0`), so the disk flushes a checkpoint needs
@@ -15,15 +16,15 @@ import Foundation
 /// checkpoint therefore truncates instead: it holds writers back until the log is copied and
 /// readers have left it, then empties the file. That bounds the log near `limitFrames`
 /// whatever the flood's length, for one short pause on the event path per `limitFrames`.
+/// The thread, its stop and its lock (which also guards `due` and `reportedFrames`) are a
+/// `WorkerThread`.
 final class OutboxCheckpointer: @unchecked Sendable {
     private let directory: URL
     private let thresholdFrames: Int
     private let limitFrames: Int
     private let intervalSeconds: Double
     private let spacingSeconds: Double
-    private let condition = NSCondition()
-    private var stopping = false
-    private var exited = true
+    private let thread = WorkerThread(name: "outbox-checkpoint")
     private var due = false
     /// The log's frame count at the writer's last commit.
     private var reportedFrames = 0
@@ -38,65 +39,48 @@ final class OutboxCheckpointer: @unchecked Sendable {
     }
 
     func start() {
-        condition.lock()
-        exited = false
-        condition.unlock()
-        let thread = Thread { [self] in run() }
-        thread.name = "outbox-checkpoint"
-        thread.start()
+        thread.start { [self] in run() }
     }
 
     /// The writer's commit hook: the log now holds `frames` frames.
     func logGrew(to frames: Int) {
         guard frames >= thresholdFrames else { return }
-        condition.lock()
-        let overLimit = frames >= limitFrames && reportedFrames < limitFrames
-        reportedFrames = frames
-        if !due || overLimit {
-            due = true
-            condition.broadcast()
+        thread.locked {
+            let overLimit = frames >= limitFrames && reportedFrames < limitFrames
+            reportedFrames = frames
+            if !due || overLimit {
+                due = true
+                thread.broadcastLocked()
+            }
         }
-        condition.unlock()
     }
 
     /// Stops the thread after a last checkpoint that also empties the log file (the sink
     /// workers have stopped by then), waiting up to `timeoutSeconds`.
     func stop(timeoutSeconds: Double) {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while !exited && condition.wait(until: deadline) {}
-        condition.unlock()
+        thread.stop(timeoutSeconds: timeoutSeconds)
     }
 
     private func run() {
-        defer {
-            condition.lock()
-            exited = true
-            condition.broadcast()
-            condition.unlock()
-        }
         guard let outbox = try? Outbox(directory: directory) else { return }
         while true {
-            condition.lock()
-            let deadline = Date().addingTimeInterval(intervalSeconds)
-            while !stopping && !due && condition.wait(until: deadline) {}
-            let stop = stopping
-            let truncating = stop || reportedFrames >= limitFrames
-            condition.unlock()
+            let (stop, truncating) = thread.locked {
+                let deadline = Date().addingTimeInterval(intervalSeconds)
+                while !thread.stopRequested && !due && thread.waitLocked(until: deadline) {}
+                return (thread.stopRequested, thread.stopRequested || reportedFrames >= limitFrames)
+            }
             outbox.reopenIfMoved()
             let done = (try? outbox.checkpoint(truncating: truncating)) != nil
             if stop { return }
             // The log keeps its frame count until the writer restarts it, so commits in the
             // meantime report it as big still: let them coalesce instead of re-checkpointing,
             // unless the log passes the limit meanwhile.
-            condition.lock()
-            if truncating && done { reportedFrames = 0 }
-            let quiet = Date().addingTimeInterval(spacingSeconds)
-            while !stopping && reportedFrames < limitFrames && condition.wait(until: quiet) {}
-            due = reportedFrames >= limitFrames
-            condition.unlock()
+            thread.locked {
+                if truncating && done { reportedFrames = 0 }
+                let quiet = Date().addingTimeInterval(spacingSeconds)
+                while !thread.stopRequested && reportedFrames < limitFrames && thread.waitLocked(until: quiet) {}
+                due = reportedFrames >= limitFrames
+            }
         }
     }
 }
