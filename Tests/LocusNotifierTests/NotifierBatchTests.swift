@@ -77,17 +77,19 @@ final class NotifierBatchTests: XCTestCase {
         XCTAssertEqual(try ids(), ["n-e1", "n-e2", "n-e3"])
 
         for n in 4...10 { output += logic.receive(event(n), topic: "region.event.app", now: Double(n)) }
+        // A fix on a topic the notifier does not handle writes nothing; its rejection waits with the batch.
+        output += logic.receive(fusedLocation(id: "stray", t: 10, lat: 31.2, lon: 121.4), topic: "visit.truck-7", now: 10)
         try FileManager.default.removeItem(at: state)
         let failed = logic.flush(now: 10)
         XCTAssertEqual(failed.compactMap(\.errorReport).map(\.code), ["storage"], "one report for the episode")
         XCTAssertTrue(failed.compactMap(\.notification).isEmpty, "nothing of the failed batch is delivered")
         XCTAssertFalse(logic.acceptsInput)
         XCTAssertEqual(logic.healthState, .degraded)
-        XCTAssertEqual(logic.healthCounters["heldEvents"], 7, "every event of the batch is held")
+        XCTAssertEqual(logic.healthCounters["heldEvents"], 8, "every message of the batch is held")
         XCTAssertEqual(try ids(), ["n-e1", "n-e2", "n-e3"])
         // What arrives meanwhile (the replay gate's release, or a runtime that fed it) waits behind them.
         output += logic.receive(event(11), topic: "region.event.app", now: 11)
-        XCTAssertEqual(logic.healthCounters["heldEvents"], 8)
+        XCTAssertEqual(logic.healthCounters["heldEvents"], 9)
 
         output += logic.retryHeld(now: Date().timeIntervalSince1970)
         output += logic.flush(now: 12)
@@ -98,6 +100,8 @@ final class NotifierBatchTests: XCTestCase {
         let delivered = output.compactMap(\.notification).filter { $0.status == .delivered }.map(\.ref)
         XCTAssertEqual(delivered.count, Set(delivered).count, "no record twice")
         XCTAssertEqual(Set(delivered), Set((1...11).map { "e\($0)" }))
+        XCTAssertEqual(output.compactMap(\.errorReport).filter { $0.code == "unexpectedType" }.map(\.ref), ["stray"],
+                       "the stray fix is rejected once, after the batch is written")
     }
 
     /// A write that fails inside the batch undoes the writes of the events before it too; they

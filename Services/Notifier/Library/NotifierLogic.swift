@@ -115,8 +115,12 @@ public struct NotifierLogic: ServiceLogic {
     private mutating func handleInBatch(_ event: ReceivedEvent) -> [Outbound] {
         var routed: [Outbound] = []
         if writesNothing(event) {
+            // Its output (a rejection) waits behind the open batch's, and goes again with the
+            // batch's events when the batch fails.
             try? route(event, output: &routed)
-            return hold.queue(routed)
+            guard hold.batch != nil else { return routed }
+            hold.add(event, output: routed)
+            return []
         }
         if let fault = openBatch() { return batchFailed(fault, adding: event, t: event.message.envelope.t) }
         let outbox = self.outbox

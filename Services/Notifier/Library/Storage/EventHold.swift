@@ -48,13 +48,6 @@ struct EventHold {
         batch?.output += output
     }
 
-    /// Output that waits behind the open batch's, or goes out now when none is open.
-    mutating func queue(_ output: [Outbound]) -> [Outbound] {
-        guard batch != nil else { return output }
-        batch!.output += output
-        return []
-    }
-
     /// The batch is committed: its output, to publish now.
     mutating func committed() -> [Outbound] {
         defer { batch = nil }
