@@ -25,8 +25,7 @@ public struct NMEADecoder: Sendable {
     public private(set) var logDate: NMEACivilDate?
 
     private var current: NMEAEpoch?
-    private var unixDay: Int?
-    private var dayAnchorMillis = 0
+    private var days = MidnightRollover()
     private var lastFix: NMEAFix?
     private var lastReportedMillis: Int?
     private var enderKind: NMEASentenceKind?
@@ -34,8 +33,6 @@ public struct NMEADecoder: Sendable {
     private var cycleEnders = NMEACycleEnders()
     private var pending: [UInt8] = []
     private var discardingOverlongLine = false
-
-    static let halfDayMillis = 43_200_000
 
     public init(logDate: NMEACivilDate? = nil) {
         self.logDate = logDate
@@ -214,7 +211,7 @@ public struct NMEADecoder: Sendable {
             return
         }
         lastReportedMillis = stamp
-        guard let fix = epoch.fix(unixDay: unixDay) else {
+        guard let fix = epoch.fix(unixDay: days.day) else {
             hasFix = false
             if let why = epoch.rejectedPosition {
                 counters.rejected += 1
@@ -236,15 +233,9 @@ public struct NMEADecoder: Sendable {
         fixes.append(fix)
     }
 
-    /// Keeps the UTC day in step: a date sentence sets it, a time of day that jumps
-    /// back by more than half a day means midnight passed.
+    /// Keeps the UTC day in step: a date sentence sets it, otherwise `MidnightRollover` moves it on.
     private mutating func advanceDate(epoch: NMEAEpoch, stamp: Int) {
-        if let date = epoch.date {
-            unixDay = date.daysSinceEpoch
-        } else if let day = unixDay, stamp < dayAnchorMillis - Self.halfDayMillis {
-            unixDay = day + 1
-        }
-        dayAnchorMillis = stamp
+        days.follow(millis: stamp, date: epoch.date?.daysSinceEpoch)
     }
 
     /// Fix times must move forward; a receiver replaying old data or a log spliced
@@ -254,8 +245,9 @@ public struct NMEADecoder: Sendable {
         if let now = fix.time, let before = last.time {
             return now > before ? nil : "time went backwards from \(before) to \(now)"
         }
-        let delta = fix.timeOfDay - last.timeOfDay
-        if delta > 0 || delta < -Double(Self.halfDayMillis) / 1000 { return nil }
+        if fix.timeOfDay > last.timeOfDay || MidnightRollover.crossesMidnight(fromSeconds: last.timeOfDay, toSeconds: fix.timeOfDay) {
+            return nil
+        }
         return "time of day went backwards from \(last.timeOfDay) to \(fix.timeOfDay)"
     }
 }

@@ -59,7 +59,7 @@ struct NMEAEpoch {
     func fix(unixDay: Int?) -> NMEAFix? {
         guard let lat, let lon, let millis = timeOfDayMillis else { return nil }
         let timeOfDay = Double(millis) / 1000
-        let time = unixDay.map { Double($0) * 86_400 + timeOfDay }
+        let time = unixDay.map { MidnightRollover.unixTime(day: $0, timeOfDay: timeOfDay) }
         let mode: Int = switch gsaFixType {
         case 2: 2
         case 3: 3

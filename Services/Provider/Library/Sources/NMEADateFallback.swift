@@ -2,23 +2,19 @@
 /// (`--date YYYY-MM-DD`), rolling over to the next day when the time of day wraps.
 /// Without a supplied date such fixes stay untimed and are skipped: we never invent a date.
 public struct NMEADateFallback: Sendable {
-    private var day: Int?
-    private var lastTimeOfDay: Double?
+    private var days: MidnightRollover
 
     public init(date: NMEACivilDate?) {
-        day = date?.daysSinceEpoch
+        days = MidnightRollover(day: date?.daysSinceEpoch)
     }
 
-    public var isEnabled: Bool { day != nil }
+    public var isEnabled: Bool { days.day != nil }
 
     /// The fix's own time, or one built from the supplied date and its time of day.
     public mutating func time(for fix: NMEAFix) -> Double? {
         if let time = fix.time { return time }
-        guard var current = day else { return nil }
-        if let last = lastTimeOfDay, fix.timeOfDay < last - 43_200 { current += 1 }
-        day = current
-        lastTimeOfDay = fix.timeOfDay
-        return Double(current) * 86_400 + fix.timeOfDay
+        guard days.day != nil, let day = days.follow(millis: MidnightRollover.millis(fix.timeOfDay)) else { return nil }
+        return MidnightRollover.unixTime(day: day, timeOfDay: fix.timeOfDay)
     }
 
     /// Parses `YYYY-MM-DD`.
