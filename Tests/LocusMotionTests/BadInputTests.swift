@@ -22,6 +22,19 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(scenario.logic.devices.isEmpty)
     }
 
+    func testDevicesPastTheCapAreRefusedWithTheSharedCode() {
+        var configuration = MotionConfiguration()
+        configuration.maximumDevices = 2
+        var scenario = MotionScenario(configuration: configuration)
+        scenario.activity("one", .walking, t: t0)
+        scenario.activity("two", .walking, t: t0)
+        scenario.activity("three", .walking, t: t0 + 1)
+        scenario.activity("one", .automotive, t: t0 + 2)
+        XCTAssertEqual(scenario.errors.map(\.code), ["tooManyDevices"])
+        XCTAssertEqual(scenario.errors.first?.message, "more than 2 devices")
+        XCTAssertEqual(Set(scenario.logic.devices.keys), ["one", "two"], "known devices carry on; the third is not kept")
+    }
+
     func testTopicNamingAnotherDeviceIsReported() {
         var scenario = MotionScenario()
         scenario.send(.motion(Motion(device: "a", activity: .walking, confidence: .high)), topic: Topic.motion("b"), t: t0)

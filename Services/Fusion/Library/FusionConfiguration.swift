@@ -1,3 +1,5 @@
+import LocusService
+
 /// Everything `FusionLogic` can be tuned with; the executable fills it from flags.
 public struct FusionConfiguration: Sendable {
     // MARK: Estimate
@@ -23,7 +25,8 @@ public struct FusionConfiguration: Sendable {
     public var storeIntervalSeconds = 5.0
 
     // MARK: Limits
-    public var maximumDevices = 10_000
+    /// Most devices kept at once (`DeviceCap`).
+    public var maximumDevices = DeviceCap.defaultMaximum
     /// A fix stamped further than this ahead of its arrival is a clock fault (re-timed by arrival).
     public var maximumFutureSeconds = 300.0
     /// …and so is one stamped further than this behind its arrival.

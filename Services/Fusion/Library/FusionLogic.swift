@@ -242,8 +242,8 @@ public struct FusionLogic: ServiceLogic {
             return nil
         }
         if let slot = slots[device] { return slot }
-        guard states.count < configuration.maximumDevices else {
-            out.append(reject("tooManyDevices", "more than \(configuration.maximumDevices) devices", topic: topic, message: message, now: now))
+        if let refusal = DeviceCap(maximum: configuration.maximumDevices).refusal(known: states.count) {
+            out.append(reject(refusal.code, refusal.message, topic: topic, message: message, now: now))
             return nil
         }
         states.append(DeviceState(device: device, configuration: configuration))

@@ -1,4 +1,5 @@
 public import LocusProtocol
+import LocusService
 
 /// Every threshold of the motion degrader, with the defaults docs/motion.md documents.
 /// A value type so tests and the executable build one the same way.
@@ -52,8 +53,8 @@ public struct MotionConfiguration: Sendable, Equatable {
 
     /// When non-empty, only these devices are known; input about others is rejected.
     public var devices: Set<String> = []
-    /// Most devices tracked at once.
-    public var maximumDevices = 10_000
+    /// Most devices tracked at once (`DeviceCap`).
+    public var maximumDevices = DeviceCap.defaultMaximum
 
     public init() {}
 }

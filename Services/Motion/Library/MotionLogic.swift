@@ -268,8 +268,8 @@ public struct MotionLogic: ServiceLogic {
             return nil
         }
         if devices[device] == nil {
-            guard devices.count < configuration.maximumDevices else {
-                out.append(reject("tooManyDevices", "more than \(configuration.maximumDevices) devices", topic: topic, message: message, now: now))
+            if let refusal = DeviceCap(maximum: configuration.maximumDevices).refusal(known: devices.count) {
+                out.append(reject(refusal.code, refusal.message, topic: topic, message: message, now: now))
                 return nil
             }
             devices[device] = DeviceTrack()
