@@ -4,6 +4,8 @@ import LocusService
 import LocusFusion
 
 // locus-fusion: one best estimate per device from all its sources (docs/architecture.md).
+// The defaults `--help` prints, from the configuration that holds them.
+let defaults = FusionConfiguration()
 let spec = CommandLineSpec(
     program: "locus-fusion",
     summary: "fuses every device's raw fixes into one estimate, plus approx, significant-change and visit streams",
@@ -11,16 +13,16 @@ let spec = CommandLineSpec(
     options: ServiceProgram.commonOptions + [
         OptionSpec("--state", value: "DIR", help: "directory for the last known location of each device (none: not kept)"),
         OptionSpec("--approx-secret-file", value: "FILE", help: "secret for location.approx offsets (mode 0600; created when missing; default DIR/approx.secret)"),
-        OptionSpec("--approx-cell", value: "METRES", help: "cell size of the reduced-accuracy grid", default: "2500"),
-        OptionSpec("--approx-period", value: "SECONDS", help: "how long one reduced-accuracy point holds", default: "900"),
-        OptionSpec("--cache-validity", value: "SECONDS", help: "republish a stored location on start when younger than this", default: "1800"),
-        OptionSpec("--visit-stay", value: "SECONDS", help: "time within the visit radius before an arrival", default: "300"),
-        OptionSpec("--visit-radius", value: "METRES", help: "radius a stay must keep to", default: "100"),
-        OptionSpec("--max-speed", value: "M/S", help: "implied speed beyond which a fix is an impossible jump", default: "343"),
-        OptionSpec("--late-limit", value: "SECONDS", help: "a fix older than its device's newest by more than this is refused; younger, it is history", default: "21600"),
-        OptionSpec("--clock-fault", value: "SECONDS", help: "a fix time further behind its arrival is a clock fault, re-timed by arrival", default: "86400"),
-        OptionSpec("--max-future", value: "SECONDS", help: "…and so is one further ahead of its arrival", default: "300"),
-        OptionSpec("--max-devices", value: "N", help: "devices kept; fixes of further devices are refused (tooManyDevices)", default: "10000"),
+        OptionSpec("--approx-cell", value: "METRES", help: "cell size of the reduced-accuracy grid", default: OptionDefault.text(ApproximateLocation.defaultCellSizeMeters)),
+        OptionSpec("--approx-period", value: "SECONDS", help: "how long one reduced-accuracy point holds", default: OptionDefault.text(ApproximateLocation.defaultPeriodSeconds)),
+        OptionSpec("--cache-validity", value: "SECONDS", help: "republish a stored location on start when younger than this", default: OptionDefault.text(defaults.cacheValiditySeconds)),
+        OptionSpec("--visit-stay", value: "SECONDS", help: "time within the visit radius before an arrival", default: OptionDefault.text(defaults.visitMinimumStaySeconds)),
+        OptionSpec("--visit-radius", value: "METRES", help: "radius a stay must keep to", default: OptionDefault.text(defaults.visitRadiusMeters)),
+        OptionSpec("--max-speed", value: "M/S", help: "implied speed beyond which a fix is an impossible jump", default: OptionDefault.text(defaults.screen.maximumSpeedMetersPerSecond)),
+        OptionSpec("--late-limit", value: "SECONDS", help: "a fix older than its device's newest by more than this is refused; younger, it is history", default: OptionDefault.text(defaults.lateLimitSeconds)),
+        OptionSpec("--clock-fault", value: "SECONDS", help: "a fix time further behind its arrival is a clock fault, re-timed by arrival", default: OptionDefault.text(defaults.clockFaultBehindSeconds)),
+        OptionSpec("--max-future", value: "SECONDS", help: "…and so is one further ahead of its arrival", default: OptionDefault.text(defaults.maximumFutureSeconds)),
+        OptionSpec("--max-devices", value: "N", help: "devices kept; fixes of further devices are refused (tooManyDevices)", default: OptionDefault.text(defaults.maximumDevices)),
     ],
     footer: """
     Subscribes to location.raw.*, control.* and motion.*; publishes location.fused.<device>,
@@ -35,16 +37,16 @@ var configuration = FusionConfiguration()
 let approxCell: Double
 let approxPeriod: Double
 do {
-    approxCell = try options.double("--approx-cell") ?? 2_500
-    approxPeriod = try options.double("--approx-period") ?? 900
-    configuration.cacheValiditySeconds = try options.double("--cache-validity") ?? 1_800
-    configuration.visitMinimumStaySeconds = try options.double("--visit-stay") ?? 300
-    configuration.visitRadiusMeters = try options.double("--visit-radius") ?? 100
-    configuration.screen.maximumSpeedMetersPerSecond = try options.double("--max-speed") ?? 343
+    approxCell = try options.double("--approx-cell") ?? ApproximateLocation.defaultCellSizeMeters
+    approxPeriod = try options.double("--approx-period") ?? ApproximateLocation.defaultPeriodSeconds
+    configuration.cacheValiditySeconds = try options.double("--cache-validity") ?? configuration.cacheValiditySeconds
+    configuration.visitMinimumStaySeconds = try options.double("--visit-stay") ?? configuration.visitMinimumStaySeconds
+    configuration.visitRadiusMeters = try options.double("--visit-radius") ?? configuration.visitRadiusMeters
+    configuration.screen.maximumSpeedMetersPerSecond = try options.double("--max-speed") ?? configuration.screen.maximumSpeedMetersPerSecond
     configuration.lateLimitSeconds = try options.double("--late-limit") ?? configuration.lateLimitSeconds
     configuration.clockFaultBehindSeconds = try options.double("--clock-fault") ?? configuration.clockFaultBehindSeconds
     configuration.maximumFutureSeconds = try options.double("--max-future") ?? configuration.maximumFutureSeconds
-    configuration.maximumDevices = try options.int("--max-devices") ?? 10_000
+    configuration.maximumDevices = try options.int("--max-devices") ?? configuration.maximumDevices
 } catch {
     ServiceProgram.usageFailure("locus-fusion", error.message)
 }

@@ -24,7 +24,13 @@ public struct ApproximateLocation: Sendable {
     public var jitterRadiusMeters: Double
     private let mac: HMACSHA256
 
-    public init(secret: [UInt8], cellSizeMeters: Double = 2_500, periodSeconds: Double = 900, jitterRadiusMeters: Double? = nil) {
+    /// The grid's cell size unless one is given (`--approx-cell`).
+    public static let defaultCellSizeMeters = 2_500.0
+    /// How long one reduced point holds unless told (`--approx-period`).
+    public static let defaultPeriodSeconds = 900.0
+
+    public init(secret: [UInt8], cellSizeMeters: Double = defaultCellSizeMeters, periodSeconds: Double = defaultPeriodSeconds,
+                jitterRadiusMeters: Double? = nil) {
         self.mac = HMACSHA256(key: secret)
         self.cellSizeMeters = cellSizeMeters
         self.periodSeconds = periodSeconds

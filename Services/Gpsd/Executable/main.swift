@@ -6,6 +6,8 @@ import LocusNet
 import LocusProtocol
 
 // locus-gpsd: Locus's fused position as a gpsd server (and a NMEA socket for GeoClue); see docs/gpsd.md.
+// The defaults `--help` prints, from the configuration that holds them.
+let defaults = GpsdConfiguration()
 let spec = CommandLineSpec(
     program: "locus-gpsd",
     summary: "serve Locus's fused position with gpsd's JSON protocol, and NMEA for GeoClue",
@@ -14,12 +16,12 @@ let spec = CommandLineSpec(
         OptionSpec("--listen", value: "HOST:PORT", help: "address to serve gpsd's protocol on (IPv4)", default: "127.0.0.1:2947"),
         OptionSpec("--allow-remote", help: "allow --listen on an address other than loopback"),
         OptionSpec("--device", value: "ID", help: "serve this device (repeatable); default: the first --max-devices devices seen", repeatable: true),
-        OptionSpec("--max-devices", value: "N", help: "most devices served when none is named (gpsd clients read at most 4)", default: "4"),
+        OptionSpec("--max-devices", value: "N", help: "most devices served when none is named (gpsd clients read at most 4)", default: OptionDefault.text(defaults.maximumDevices)),
         OptionSpec("--approx", help: "serve only location.approx.* (the reduced-accuracy grid) and read nothing else"),
         OptionSpec("--nmea-socket", value: "PATH", help: "also stream NMEA of the first device on this Unix socket (GeoClue's nmea-socket)"),
         OptionSpec("--nmea-socket-mode", value: "OCTAL", help: "permissions of the NMEA socket", default: "0666"),
-        OptionSpec("--max-clients", value: "N", help: "open client connections at once; more are refused", default: "64"),
-        OptionSpec("--max-queue-bytes", value: "N", help: "report bytes queued for one client before it is dropped as too slow", default: "262144"),
+        OptionSpec("--max-clients", value: "N", help: "open client connections at once; more are refused", default: OptionDefault.text(defaults.maximumClients)),
+        OptionSpec("--max-queue-bytes", value: "N", help: "report bytes queued for one client before it is dropped as too slow", default: OptionDefault.text(defaults.maximumQueuedBytes)),
     ],
     footer: """
     Subscribes to location.fused.* (with --approx: location.approx.*) and location.raw.* (satellite

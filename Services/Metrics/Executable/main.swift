@@ -13,8 +13,8 @@ let spec = CommandLineSpec(
     options: ServiceProgram.commonOptions + [
         OptionSpec("--listen", value: "HOST:PORT", help: "address of /metrics, /healthz and /readyz (IPv4)", default: "127.0.0.1:9470"),
         OptionSpec("--allow-remote", help: "allow --listen on an address other than loopback (a Prometheus on another host)"),
-        OptionSpec("--max-devices", value: "N", help: "most devices whose fix age is exported (the oldest is dropped)", default: "10000"),
-        OptionSpec("--stale-after", value: "SECONDS", help: "a service whose health is older is reported down", default: "15"),
+        OptionSpec("--max-devices", value: "N", help: "most devices whose fix age is exported (the oldest is dropped)", default: OptionDefault.text(MetricsBoard.defaultMaximumDevices)),
+        OptionSpec("--stale-after", value: "SECONDS", help: "a service whose health is older is reported down", default: OptionDefault.text(MetricsBoard.defaultStaleAfterSeconds)),
     ],
     footer: """
     Subscribes to health.*, notify.*, region.event.*, location.fused.* and error.*; publishes only
@@ -34,8 +34,8 @@ guard listen.isLoopback || options.flag("--allow-remote") else {
 let maximumDevices: Int
 let staleAfter: Double
 do {
-    maximumDevices = try options.int("--max-devices") ?? 10_000
-    staleAfter = try options.double("--stale-after") ?? 15
+    maximumDevices = try options.int("--max-devices") ?? MetricsBoard.defaultMaximumDevices
+    staleAfter = try options.double("--stale-after") ?? MetricsBoard.defaultStaleAfterSeconds
 } catch { ServiceProgram.usageFailure(program, error.message) }
 guard maximumDevices > 0 else { ServiceProgram.usageFailure(program, "--max-devices must be positive") }
 guard staleAfter > 0, staleAfter.isFinite else { ServiceProgram.usageFailure(program, "--stale-after must be a positive number of seconds") }

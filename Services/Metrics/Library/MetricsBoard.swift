@@ -31,7 +31,12 @@ public final class MetricsBoard: @unchecked Sendable {
     private var evicted = 0
     private var lastMessageAt: Double?
 
-    public init(maximumDevices: Int = 10_000, staleAfterSeconds: Double = 15) {
+    /// Devices whose fix age is exported unless told (`--max-devices`).
+    public static let defaultMaximumDevices = 10_000
+    /// A service's health older than this is reported down unless told (`--stale-after`).
+    public static let defaultStaleAfterSeconds = 15.0
+
+    public init(maximumDevices: Int = defaultMaximumDevices, staleAfterSeconds: Double = defaultStaleAfterSeconds) {
         self.maximumDevices = maximumDevices
         self.staleAfterSeconds = staleAfterSeconds
     }

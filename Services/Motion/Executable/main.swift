@@ -4,24 +4,26 @@ import LocusService
 import LocusMotion
 
 // locus-motion: strategy by activity, dead reckoning through outages, cached fallback (docs/architecture.md).
+// The defaults `--help` prints, from the configuration that holds them.
+let defaults = MotionConfiguration()
 let spec = CommandLineSpec(
     program: "locus-motion",
     summary: "steers each device by its activity and publishes dead-reckoned or cached positions when fixes stop",
     usage: "locus-motion [options]",
     options: ServiceProgram.commonOptions + [
-        OptionSpec("--pause-after", value: "SECONDS", help: "stationary this long pauses updates", default: "120"),
-        OptionSpec("--outage-grace", value: "SECONDS", help: "seconds past the expected fix interval before fixes count as lost", default: "3"),
-        OptionSpec("--dr-min-fixes", value: "N", help: "dead reckoning needs this many good fixes in a row…", default: "5"),
-        OptionSpec("--dr-max-interval", value: "SECONDS", help: "…each at most this long after the one before…", default: "60"),
-        OptionSpec("--dr-min-speed", value: "M/S", help: "…from a device moving (a moving activity or at least this speed)", default: "0.5"),
-        OptionSpec("--max-good-hacc", value: "METRES", help: "fused fixes with a larger hacc are not good fixes", default: "50"),
-        OptionSpec("--dr-max-seconds", value: "SECONDS", help: "dead reckoning gives way to the cached location after this long", default: "300"),
-        OptionSpec("--dr-max-radius", value: "METRES", help: "…or once its radius reaches this", default: "1000"),
-        OptionSpec("--cache-interval", value: "SECONDS", help: "seconds between cached-location fixes", default: "10"),
-        OptionSpec("--cache-validity", value: "SECONDS", help: "use the cached location while younger than this", default: "1800"),
-        OptionSpec("--min-confidence", value: "low|medium|high", help: "activities with less confidence do not change the strategy", default: "medium"),
+        OptionSpec("--pause-after", value: "SECONDS", help: "stationary this long pauses updates", default: OptionDefault.text(defaults.pauseAfterSeconds)),
+        OptionSpec("--outage-grace", value: "SECONDS", help: "seconds past the expected fix interval before fixes count as lost", default: OptionDefault.text(defaults.outageGraceSeconds)),
+        OptionSpec("--dr-min-fixes", value: "N", help: "dead reckoning needs this many good fixes in a row…", default: OptionDefault.text(defaults.cadenceFixes)),
+        OptionSpec("--dr-max-interval", value: "SECONDS", help: "…each at most this long after the one before…", default: OptionDefault.text(defaults.cadenceMaximumIntervalSeconds)),
+        OptionSpec("--dr-min-speed", value: "M/S", help: "…from a device moving (a moving activity or at least this speed)", default: OptionDefault.text(defaults.movingSpeedMetersPerSecond)),
+        OptionSpec("--max-good-hacc", value: "METRES", help: "fused fixes with a larger hacc are not good fixes", default: OptionDefault.text(defaults.maximumGoodHaccMeters)),
+        OptionSpec("--dr-max-seconds", value: "SECONDS", help: "dead reckoning gives way to the cached location after this long", default: OptionDefault.text(defaults.deadReckoningMaximumSeconds)),
+        OptionSpec("--dr-max-radius", value: "METRES", help: "…or once its radius reaches this", default: OptionDefault.text(defaults.deadReckoningMaximumRadiusMeters)),
+        OptionSpec("--cache-interval", value: "SECONDS", help: "seconds between cached-location fixes", default: OptionDefault.text(defaults.cacheIntervalSeconds)),
+        OptionSpec("--cache-validity", value: "SECONDS", help: "use the cached location while younger than this", default: OptionDefault.text(defaults.cacheValiditySeconds)),
+        OptionSpec("--min-confidence", value: "low|medium|high", help: "activities with less confidence do not change the strategy", default: defaults.minimumConfidence.word),
         OptionSpec("--low-power", help: "start in low-power mode (distance filter ≥ 20 m, accuracy ≥ 100 m)"),
-        OptionSpec("--power-supply", value: "DIR", help: "read the battery state here at start", default: "/sys/class/power_supply"),
+        OptionSpec("--power-supply", value: "DIR", help: "read the battery state here at start", default: PowerSupply.defaultRoot),
         OptionSpec("--devices", value: "ID,…", help: "only these devices are known (default: any)"),
     ],
     footer: """
@@ -56,12 +58,11 @@ for (name, value) in [("--pause-after", configuration.pauseAfterSeconds), ("--ou
     where !(value.isFinite && value > 0) {
     ServiceProgram.usageFailure(spec.program, "\(name) must be a positive number")
 }
-switch options.string("--min-confidence") ?? "medium" {
-case "low": configuration.minimumConfidence = .low
-case "medium": configuration.minimumConfidence = .medium
-case "high": configuration.minimumConfidence = .high
-case let other: ServiceProgram.usageFailure(spec.program, "--min-confidence must be low, medium or high, not '\(other)'")
+let confidence = options.string("--min-confidence") ?? defaults.minimumConfidence.word
+guard let minimumConfidence = ConfidenceRank(word: confidence) else {
+    ServiceProgram.usageFailure(spec.program, "--min-confidence must be low, medium or high, not '\(confidence)'")
 }
+configuration.minimumConfidence = minimumConfidence
 configuration.lowPower = options.flag("--low-power")
 if let list = options.string("--devices") {
     configuration.devices = Set(list.split(separator: ",").map(String.init))
@@ -69,7 +70,7 @@ if let list = options.string("--devices") {
 
 var logic = MotionLogic(configuration: configuration, ownSource: settings.source)
 if !settings.stdio {
-    logic.lowPowerBySupply = PowerSupply(root: options.string("--power-supply") ?? "/sys/class/power_supply").isLowPower()
+    logic.lowPowerBySupply = PowerSupply(root: options.string("--power-supply") ?? PowerSupply.defaultRoot).isLowPower()
 }
 let runtime = ServiceRuntime(settings: settings, logic: logic)
 exit(runtime.run())

@@ -71,6 +71,21 @@ public enum ConfidenceRank: Int, Sendable, Comparable {
         }
     }
 
+    /// A confidence word as messages spell it (`low`, `medium`, `high`); nil for any other.
+    public init?(word: String) {
+        guard let confidence = MotionConfidence(rawValue: word) else { return nil }
+        self.init(confidence)
+    }
+
+    /// The word for this rank, as `--min-confidence` takes it.
+    public var word: String {
+        switch self {
+        case .low: MotionConfidence.low.rawValue
+        case .medium: MotionConfidence.medium.rawValue
+        case .high: MotionConfidence.high.rawValue
+        }
+    }
+
     public static func < (a: ConfidenceRank, b: ConfidenceRank) -> Bool { a.rawValue < b.rawValue }
 }
 

@@ -7,7 +7,10 @@ public struct PowerSupply: Sendable {
     public var root: String
     public var lowCapacityPercent: Int
 
-    public init(root: String = "/sys/class/power_supply", lowCapacityPercent: Int = 20) {
+    /// Where Linux lists its power supplies.
+    public static let defaultRoot = "/sys/class/power_supply"
+
+    public init(root: String = defaultRoot, lowCapacityPercent: Int = 20) {
         self.root = root
         self.lowCapacityPercent = lowCapacityPercent
     }

@@ -11,7 +11,7 @@ let options = ServiceProgram.parseOrExit(spec)
 guard let plugin = options.positionals.first, options.positionals.count == 1 else {
     ServiceProgram.usageFailure(spec.program, "give exactly one plugin: \(ProviderOptions.plugins.joined(separator: ", "))")
 }
-let device = options.string("--device-id") ?? "local"
+let device = options.string("--device-id") ?? ProviderOptions.defaultDevice
 guard ProviderOptions.isValidDevice(device) else { ServiceProgram.usageFailure(spec.program, "--device-id '\(device)' is not a valid id") }
 
 let source: any PositionSource

@@ -5,10 +5,13 @@ import LocusProtocol
 /// The command line of `locus-provider PLUGIN [options]`: the options of every plugin,
 /// and the translation of parsed options into a `PositionSource`.
 public enum ProviderOptions {
+    /// The device id unless `--device-id` names one.
+    public static let defaultDevice = "local"
+
     public static let plugins = ["nmea", "gpsd", "gpx", "sim", "fixed", "exec", "motion", "wifi", "cell"] + PhoneOptions.plugins
 
     public static let options: [OptionSpec] = [
-        OptionSpec("--device-id", value: "ID", help: "device the fixes belong to (topic location.raw.ID)", default: "local"),
+        OptionSpec("--device-id", value: "ID", help: "device the fixes belong to (topic location.raw.ID)", default: defaultDevice),
         OptionSpec("--rate", value: "RATE", help: "'max' replays files as fast as possible instead of in real time"),
         OptionSpec("--source", value: "WORD", help: "the `source` of published locations (default per plugin: gnss, gps, sim)"),
         OptionSpec("--file", value: "FILE", help: "nmea: log to read ('-' = stdin); gpx/sim: GPX file; wifi/cell: scan outputs ('-' = stdin)"),
