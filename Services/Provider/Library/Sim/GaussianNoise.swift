@@ -1,11 +1,12 @@
 import Foundation
 import LocusGeo
 
-/// Normal deviates from a `SeededGenerator` (Box–Muller on 53-bit uniforms), written out
-/// so the same seed gives the same numbers on every platform and Swift version.
+/// Normal deviates from a `SeededGenerator` (Box–Muller, one deviate from each pair of
+/// uniforms), written out so the same seed gives the same numbers on every platform and Swift
+/// version. The uniforms are what the standard library's `Double.random(in:using:)` draws
+/// (the low 53 bits of a word), the sequence the fusion accuracy bench's noise always had.
 public struct GaussianNoise: Sendable {
     private var generator: SeededGenerator
-    private var spare: Double?
 
     public init(seed: UInt64) {
         generator = SeededGenerator(seed: seed)
@@ -13,20 +14,13 @@ public struct GaussianNoise: Sendable {
 
     /// A uniform number in [0, 1).
     public mutating func uniform() -> Double {
-        Double(generator.next() >> 11) * 0x1p-53
+        Double(generator.next() & (1 << 53 - 1)) * 0x1p-53
     }
 
     /// A standard normal deviate (mean 0, sigma 1).
     public mutating func standard() -> Double {
-        if let value = spare {
-            spare = nil
-            return value
-        }
-        let u1 = 1 - uniform()  // (0, 1]: log stays finite
+        let u1 = (1 - .ulpOfOne) * uniform() + .ulpOfOne  // [ε, 1): log stays finite
         let u2 = uniform()
-        let radius = (-2 * Foundation.log(u1)).squareRoot()
-        spare = radius * Foundation.sin(2 * .pi * u2)
-        return radius * Foundation.cos(2 * .pi * u2)
+        return (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * .pi * u2)
     }
 }
-

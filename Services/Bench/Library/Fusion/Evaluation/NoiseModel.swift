@@ -1,6 +1,7 @@
 import Foundation
 import LocusGeo
 import LocusFusion
+import LocusProvider
 
 /// Seeded error processes added to a clean track: white Gaussian noise, rare large outliers
 /// and a slowly wandering (Ornstein–Uhlenbeck) bias, the three ways real receivers go wrong.
@@ -41,11 +42,11 @@ public struct NoiseModel: Sendable {
         guard let sigma = dopplerSigmaMetersPerSecond else {
             return positions.map { NoisyFix(east: $0.east, north: $0.north, hacc: $0.hacc) }
         }
-        var random = SeededGenerator(seed: seed ^ 0xD0_9917)
+        var random = GaussianNoise(seed: seed ^ 0xD0_9917)
         let velocities = KittiTrack.velocities(of: samples)
         return zip(positions, velocities).map { position, velocity in
-            let east = velocity.east + sigma * gaussian(&random)
-            let north = velocity.north + sigma * gaussian(&random)
+            let east = velocity.east + sigma * random.standard()
+            let north = velocity.north + sigma * random.standard()
             var course = atan2(east, north) * 180 / .pi
             if course < 0 { course += 360 }
             if course >= 360 { course -= 360 }
@@ -55,43 +56,37 @@ public struct NoiseModel: Sendable {
     }
 
     private func corruptPositions(_ samples: [KittiTrack.Sample], scenario: Scenario, seed: UInt64) -> [(east: Double, north: Double, hacc: Double)] {
-        var random = SeededGenerator(seed: seed)
+        var random = GaussianNoise(seed: seed)
         let whiteSigma = GaussianRadius.sigma(fromHacc: whiteHaccMeters)
         var bias = (0.0, 0.0)
         if scenario == .bias {
-            bias = (biasSigmaMeters * gaussian(&random), biasSigmaMeters * gaussian(&random))
+            bias = (biasSigmaMeters * random.standard(), biasSigmaMeters * random.standard())
         }
         // With a bias, an honest receiver's radius covers both parts of its error.
         let hacc = scenario == .bias ? GaussianRadius.hacc(fromSigma: (whiteSigma * whiteSigma + biasSigmaMeters * biasSigmaMeters).squareRoot())
             : whiteHaccMeters
         var previousT = samples.first?.t ?? 0
         return samples.map { sample in
-            var east = sample.east + whiteSigma * gaussian(&random)
-            var north = sample.north + whiteSigma * gaussian(&random)
+            var east = sample.east + whiteSigma * random.standard()
+            var north = sample.north + whiteSigma * random.standard()
             switch scenario {
             case .white:
                 break
             case .outliers:
-                if Double.random(in: 0..<1, using: &random) < outlierProbability {
-                    let angle = Double.random(in: 0..<(2 * .pi), using: &random)
+                if random.uniform() < outlierProbability {
+                    let angle = 2 * .pi * random.uniform()
                     east += outlierDistanceMeters * sin(angle)
                     north += outlierDistanceMeters * cos(angle)
                 }
             case .bias:
                 let decay = exp(-(sample.t - previousT) / biasTimeConstantSeconds)
                 let drive = biasSigmaMeters * (1 - decay * decay).squareRoot()
-                bias = (bias.0 * decay + drive * gaussian(&random), bias.1 * decay + drive * gaussian(&random))
+                bias = (bias.0 * decay + drive * random.standard(), bias.1 * decay + drive * random.standard())
                 east += bias.0
                 north += bias.1
             }
             previousT = sample.t
             return (east, north, hacc)
         }
-    }
-
-    private func gaussian(_ random: inout SeededGenerator) -> Double {
-        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &random)
-        let u2 = Double.random(in: 0..<1, using: &random)
-        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
 }
