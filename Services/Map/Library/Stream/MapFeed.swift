@@ -1,5 +1,4 @@
 public import LocusProtocol
-import Foundation
 
 /// Turns bus messages into page events for one kind of viewer, and remembers enough
 /// (track tails, regions, recent events, last motion and health) that a page opened
@@ -162,24 +161,18 @@ public struct MapFeed: Sendable {
 
     /// A health body with `sender` added (who published it, as the bus saw it), so the page can say it.
     static func attributed(_ raw: [UInt8], sender: String?) -> [UInt8] {
-        guard let sender, var object = (try? JSONSerialization.jsonObject(with: Data(raw))) as? [String: Any] else { return raw }
-        object["sender"] = sender
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return raw }
-        return Array(data)
+        guard let sender, case .object(var members)? = try? JSONValue(parsing: raw) else { return raw }
+        members["sender"] = .string(sender)
+        return JSONValue.object(members).jsonBytes
     }
 
     /// A region event body for a reduced viewer: its `location` becomes the device's last
     /// approximate fix, or is removed when none is known yet.
     static func coarsened(_ raw: [UInt8], fix: FixRef?) -> [UInt8] {
-        guard var object = (try? JSONSerialization.jsonObject(with: Data(raw))) as? [String: Any] else { return [] }
-        if let fix {
-            object["location"] = ["lat": fix.lat, "lon": fix.lon, "hacc": fix.hacc, "t": fix.t]
-        } else {
-            object["location"] = nil
-        }
-        object["crossingTime"] = nil
-        object["approximate"] = true
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return [] }
-        return Array(data)
+        guard case .object(var members)? = try? JSONValue(parsing: raw) else { return [] }
+        members["location"] = fix.map { .object(["lat": .number($0.lat), "lon": .number($0.lon), "hacc": .number($0.hacc), "t": .number($0.t)]) }
+        members["crossingTime"] = nil
+        members["approximate"] = .bool(true)
+        return JSONValue.object(members).jsonBytes
     }
 }
