@@ -23,6 +23,29 @@ def bin_path():
     return bin_dir()
 
 
+def stop_process(process, timeout=10):
+    """Asks a process to stop (SIGTERM) and kills it if it has not after `timeout` seconds; returns its exit status."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    return process.returncode
+
+
+def wait_until(predicate, timeout, what):
+    """Polls `predicate` until it returns something true; fails naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
 class Bus:
     """A running locus-bus on private ipc endpoints, with helpers to talk to it from Python."""
 
@@ -79,13 +102,7 @@ class Bus:
                 return message
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, timeout=5)
         self.context.destroy(linger=0)
 
 

@@ -11,7 +11,7 @@ import time
 
 import zmq
 
-from conftest import bin_dir
+from conftest import bin_dir, stop_process
 
 DEVICE = "car"
 START = (31.2304, 121.4737)
@@ -41,13 +41,7 @@ class Processes:
 
     def stop(self):
         for process, log in reversed(self.items):
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+            stop_process(process)
             log.close()
 
 

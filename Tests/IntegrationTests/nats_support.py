@@ -1,5 +1,6 @@
 """A real three-node NATS cluster (scripts/nats-cluster.sh) on free loopback ports, and helpers
 to run Locus services on it."""
+import json
 import os
 import pathlib
 import random
@@ -7,7 +8,9 @@ import socket
 import subprocess
 import time
 
-from conftest import REPO, bin_dir
+import nats
+
+from conftest import REPO, bin_dir, stop_process
 
 SCRIPT = REPO / "scripts" / "nats-cluster.sh"
 
@@ -75,14 +78,8 @@ def start_service(cluster, program, *args, env_extra=None, log=None, cwd=None):
 
 
 def stop(process, timeout=15):
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    return process.returncode
+    """A service on the cluster gets longer to stop: it confirms what it published first."""
+    return stop_process(process, timeout)
 
 
 def wait_until(predicate, timeout, interval=0.1):
@@ -93,3 +90,20 @@ def wait_until(predicate, timeout, interval=0.1):
             return value
         time.sleep(interval)
     return predicate()
+
+
+async def stored(urls, subject, **login):
+    """Every message the streams hold on `subject`, decoded, oldest first: an ordered consumer
+    read until nothing more comes for 2 s. `login`: the client's credentials, if the cluster asks."""
+    client = await nats.connect(servers=urls, **login)
+    js = client.jetstream()
+    sub = await js.subscribe(subject, ordered_consumer=True)
+    found = []
+    while True:
+        try:
+            message = await sub.next_msg(timeout=2)
+        except nats.errors.TimeoutError:
+            break
+        found.append(json.loads(message.data))
+    await client.close()
+    return found

@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from conftest import bin_dir, envelope
+from conftest import bin_dir, envelope, wait_until  # noqa: F401 (wait_until: the storage tests import it from here)
 
 
 def mount_tmpfs(mount, size="64m"):
@@ -112,15 +112,6 @@ def delivered(sink):
 
 
 
-def wait_until(predicate, timeout, what):
-    """Polls `predicate` until it returns something true; fails naming `what` after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
 
 
 # On a real bus.

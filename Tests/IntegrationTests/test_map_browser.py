@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import REPO, bin_dir, envelope
+from conftest import REPO, bin_dir, envelope, stop_process
 from test_map_cdp import Browser, chromium_path
 
 STORE_LAT, STORE_LON, STORE_RADIUS = 31.2304, 121.4737, 150.0
@@ -32,13 +32,7 @@ class Processes:
 
     def stop(self):
         for process in reversed(self.running):
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+            stop_process(process)
 
 
 @pytest.fixture

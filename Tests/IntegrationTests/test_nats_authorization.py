@@ -14,7 +14,7 @@ import pytest
 import zmq
 
 from conftest import bin_dir, envelope
-from nats_support import Cluster, start_service, stop, wait_until
+from nats_support import Cluster, start_service, stop, stored, wait_until
 
 SUBJECTS = ["location.raw.d%2E1", "location.fused.d%2E1", "location.approx.d%2E1", "location.significant.d%2E1", "visit.d%2E1"]
 
@@ -238,22 +238,6 @@ def test_services_run_with_their_credentials(secured, tmp_path):
             stop(provider)
 
 
-async def stored(cluster, login, subject):
-    """Every message a stream holds on `subject`."""
-    client = await nats.connect(servers=cluster.urls, **login)
-    js = client.jetstream()
-    sub = await js.subscribe(subject, ordered_consumer=True)
-    found = []
-    while True:
-        try:
-            message = await sub.next_msg(timeout=2)
-        except nats.errors.TimeoutError:
-            break
-        found.append(json.loads(message.data))
-    await client.close()
-    return found
-
-
 def test_refused_credentials_are_retried_and_nothing_is_lost_once_they_are_right(secured, tmp_path):
     cluster, authorization = secured
     # The streams exist (a service made them).
@@ -275,10 +259,10 @@ def test_refused_credentials_are_retried_and_nothing_is_lost_once_they_are_right
         wrong.write_text((authorization.credentials / "gps.credentials").read_text())
         assert wait_until(lambda: "started: on NATS" in provider_log.read_text(), 60), provider_log.read_text()
         fixes = wait_until(lambda: (lambda s: s if len(s) >= 20 else None)(
-            asyncio.run(stored(cluster, authorization.login("svc"), "location.raw.*.refused"))), 60)
+            asyncio.run(stored(cluster.urls, "location.raw.*.refused", **authorization.login("svc")))), 60)
         assert fixes and len(fixes) == 20 and len({f["id"] for f in fixes}) == 20, "every fix, once"
         assert provider.wait(timeout=60) == 0
-        health = asyncio.run(stored(cluster, authorization.login("svc"), "health.provider"))
+        health = asyncio.run(stored(cluster.urls, "health.provider", **authorization.login("svc")))
         assert health and health[-1]["counters"]["natsConnectFailures"] >= 2, "each refusal is counted"
     finally:
         stop(provider)

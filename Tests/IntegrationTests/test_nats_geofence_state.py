@@ -10,7 +10,7 @@ import pytest
 from nats.js.api import DiscardPolicy
 
 from conftest import envelope
-from nats_support import Cluster, start_service, stop, wait_until
+from nats_support import Cluster, start_service, stop, stored, wait_until
 
 OWNER = "owner1"
 DEVICE = "van.7"  # a dot: the subject escaping is in the path
@@ -51,22 +51,6 @@ async def refuse_new_events(urls, refuse):
     info.config.discard = DiscardPolicy.NEW
     await js.update_stream(info.config)
     await client.close()
-
-
-async def stored_events(urls):
-    """Every region event in LOCUS_EVENTS."""
-    client = await nats.connect(servers=urls)
-    js = client.jetstream()
-    sub = await js.subscribe("region.event.>", ordered_consumer=True)
-    found = []
-    while True:
-        try:
-            message = await sub.next_msg(timeout=2)
-        except nats.errors.TimeoutError:
-            break
-        found.append(json.loads(message.data))
-    await client.close()
-    return found
 
 
 async def latest_health(urls, service, pid, timeout=20):
@@ -136,7 +120,7 @@ def test_a_geofence_killed_before_its_event_was_stored_sends_it_at_its_next_star
         assert wait_until(lambda: "kept by an earlier run" in log.read_text(), 60), log.read_text()
         # The restarted process handles the re-delivered inside fixes too: no second enter.
         assert wait_until(lambda: asyncio.run(consumer_done(cluster.urls, "LOCUS_FIXES", "geofence_main_location_fused_")), 60)
-        events = asyncio.run(stored_events(cluster.urls))
+        events = asyncio.run(stored(cluster.urls, "region.event.>"))
         assert [(e["regionId"], e["device"], e["event"]) for e in events] == [("depot", DEVICE, "enter")]
     finally:
         stop(service)
@@ -182,7 +166,7 @@ def test_a_partition_moved_to_a_fresh_host_continues_from_the_bucket(cluster, tm
                                + drive(parked, T0, [0] * 8)                    # inside from the start: silent
                                + drive(visitor, T0, [-2_000] * 8)))            # outside, decided
         assert wait_until(lambda: asyncio.run(consumer_done(cluster.urls, "LOCUS_FIXES", durable)), 60)
-        before = wait_until(lambda: asyncio.run(stored_events(cluster.urls)), 30)
+        before = wait_until(lambda: asyncio.run(stored(cluster.urls, "region.event.>")), 30)
         assert crossings(before) == [(walker, "enter")]
         service.kill()
         service.wait()
@@ -195,7 +179,7 @@ def test_a_partition_moved_to_a_fresh_host_continues_from_the_bucket(cluster, tm
                                + drive(parked, T0 + 20, [-2_000] * 8)                  # leaves: exit
                                + drive(visitor, T0 + 20, [0] * 8)))                    # comes in: enter
         assert wait_until(lambda: asyncio.run(consumer_done(cluster.urls, "LOCUS_FIXES", durable)), 60)
-        after = asyncio.run(stored_events(cluster.urls))[len(before):]
+        after = asyncio.run(stored(cluster.urls, "region.event.>"))[len(before):]
         assert crossings(after) == sorted([(parked, "exit"), (visitor, "enter")]), after
     finally:
         stop(service)

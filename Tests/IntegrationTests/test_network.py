@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import REPO, bin_dir, envelope
+from conftest import REPO, bin_dir, envelope, stop_process
 
 FIXTURES = REPO / "Tests" / "LocusProviderTests" / "Fixtures" / "network"
 HERE = (52.52, 13.405)  # where the learning fixture's fused fixes say the device is
@@ -35,14 +35,6 @@ def fused(device, lat, lon, hacc=4.0, mode="3d"):
     return envelope("location", device=device, source="fused", lat=lat, lon=lon, hacc=hacc, mode=mode)
 
 
-def stop(process):
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def learn(bus, database, scan_file, device="learner", extra=()):
@@ -71,7 +63,7 @@ def learn(bus, database, scan_file, device="learner", extra=()):
     finally:
         done.set()
         feeder.join()
-        stop(process)
+        stop_process(process)
         publisher.close(0)
         health.close(0)
 
@@ -255,4 +247,4 @@ def test_cold_start_cache_then_network_then_gnss(bus, learned_db, tmp_path):
         assert first_fine is not None and 29 <= first_fine <= 40, seen[-5:]
     finally:
         for process in processes:
-            stop(process)
+            stop_process(process)

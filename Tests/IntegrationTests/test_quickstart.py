@@ -13,7 +13,7 @@ import time
 import pytest
 import zmq
 
-from conftest import REPO, bin_dir
+from conftest import REPO, bin_dir, stop_process
 
 
 def readme_commands():
@@ -80,13 +80,7 @@ class Stack:
         return (self.directory / "up.log").read_text()
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, timeout=30)
         self.log.close()
         self.context.destroy(linger=0)
 

@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from conftest import Bus, bin_dir, envelope
+from conftest import Bus, bin_dir, envelope, wait_until
 from test_docs import errors
 
 
@@ -24,14 +24,6 @@ def publish(sock, topic, body):
     sock.send_multipart([topic.encode(), json.dumps(body).encode()])
 
 
-def wait_until(predicate, timeout, what):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
 
 
 def sink_lines(path):
