@@ -4,6 +4,11 @@ import LocusService
 import LocusNotifier
 
 // locus-notifier: events into notifications through durable, retried sinks (docs/architecture.md).
+// What each option prints as its default and falls back to, from the types that hold it.
+let defaults = NotifierConfiguration.defaults
+let retryDefaults = RetryPolicy()
+let sinkDefaults = SinkOptions()
+
 let spec = CommandLineSpec(
     program: "locus-notifier",
     summary: "turns region events, visits, authorization changes and destination progress into notifications",
@@ -11,20 +16,20 @@ let spec = CommandLineSpec(
     options: ServiceProgram.commonOptions + [
         OptionSpec("--sink", value: "SINK", help: "stdout, jsonl:FILE, exec:CMD, webhook:URL, desktop or mqtt:HOST:PORT (repeatable)", repeatable: true),
         OptionSpec("--state", value: "DIR", help: "directory of the durable outbox (default: a temporary one, lost at exit)"),
-        OptionSpec("--locale", value: "LOCALE", help: "message catalog: en, zh-Hans, or one from --catalog", default: "en"),
+        OptionSpec("--locale", value: "LOCALE", help: "message catalog: en, zh-Hans, or one from --catalog", default: MessageCatalog.defaultLocale),
         OptionSpec("--catalog", value: "FILE", help: "JSON catalog {locale: {kind: {title, body}}} overriding built-in texts"),
-        OptionSpec("--cooldown", value: "SECONDS", help: "suppress a repeat for the same region, device and kind within this time", default: "0"),
-        OptionSpec("--merge-window", value: "SECONDS", help: "merge a device's region entries within this window into one notification", default: "0"),
-        OptionSpec("--progress-step", value: "METRES", help: "distance between destination progress notifications", default: "1000"),
-        OptionSpec("--arrival-radius", value: "METRES", help: "default destination arrival radius", default: "500"),
-        OptionSpec("--drain-timeout", value: "SECONDS", help: "at the end of --stdio input, how long to wait for sinks", default: "10"),
-        OptionSpec("--retry-initial", value: "SECONDS", help: "first retry delay (doubles per attempt, with jitter)", default: "0.5"),
-        OptionSpec("--retry-max", value: "SECONDS", help: "longest retry delay", default: "60"),
-        OptionSpec("--exec-timeout", value: "SECONDS", help: "kill an exec sink command after this long", default: "30"),
-        OptionSpec("--http-timeout", value: "SECONDS", help: "webhook and MQTT timeout per attempt", default: "10"),
+        OptionSpec("--cooldown", value: "SECONDS", help: "suppress a repeat for the same region, device and kind within this time", default: OptionDefault.text(defaults.cooldownSeconds)),
+        OptionSpec("--merge-window", value: "SECONDS", help: "merge a device's region entries within this window into one notification", default: OptionDefault.text(defaults.mergeWindowSeconds)),
+        OptionSpec("--progress-step", value: "METRES", help: "distance between destination progress notifications", default: OptionDefault.text(defaults.progressStepMeters)),
+        OptionSpec("--arrival-radius", value: "METRES", help: "default destination arrival radius", default: OptionDefault.text(defaults.arrivalRadiusMeters)),
+        OptionSpec("--drain-timeout", value: "SECONDS", help: "at the end of --stdio input, how long to wait for sinks", default: OptionDefault.text(defaults.drainTimeoutSeconds)),
+        OptionSpec("--retry-initial", value: "SECONDS", help: "first retry delay (doubles per attempt, with jitter)", default: OptionDefault.text(retryDefaults.initialDelaySeconds)),
+        OptionSpec("--retry-max", value: "SECONDS", help: "longest retry delay", default: OptionDefault.text(retryDefaults.maximumDelaySeconds)),
+        OptionSpec("--exec-timeout", value: "SECONDS", help: "kill an exec sink command after this long", default: OptionDefault.text(sinkDefaults.execTimeoutSeconds)),
+        OptionSpec("--http-timeout", value: "SECONDS", help: "webhook and MQTT timeout per attempt", default: OptionDefault.text(sinkDefaults.httpTimeoutSeconds)),
         OptionSpec("--no-replay", help: "on start, do not ask the bus for the events published while the notifier was down"),
-        OptionSpec("--replay-margin", value: "SECONDS", help: "replay from this long before the last event received", default: "10"),
-        OptionSpec("--mqtt-user", value: "USER", help: "OwnTracks user in owntracks/USER/DEVICE/event", default: "locus"),
+        OptionSpec("--replay-margin", value: "SECONDS", help: "replay from this long before the last event received", default: OptionDefault.text(ReplaySettings(requester: "").marginSeconds)),
+        OptionSpec("--mqtt-user", value: "USER", help: "OwnTracks user in owntracks/USER/DEVICE/event", default: sinkDefaults.mqttUser),
     ] + SinkOptions.transportOptions,
     footer: """
     Subscribes to region.event.*, visit.*, auth.status.*, location.fused.* and notify.request;
@@ -54,7 +59,7 @@ if specs.isEmpty { ServiceProgram.usageFailure(program, "give at least one --sin
 
 let catalog: MessageCatalog
 do {
-    catalog = try MessageCatalog(locale: options.string("--locale") ?? "en",
+    catalog = try MessageCatalog(locale: options.string("--locale") ?? MessageCatalog.defaultLocale,
                                  userFile: options.string("--catalog").map { URL(fileURLWithPath: $0) })
 } catch {
     log.error(error.message)
@@ -62,22 +67,23 @@ do {
 }
 
 var configuration = NotifierConfiguration(catalog: catalog)
-configuration.cooldownSeconds = positive("--cooldown", 0, allowZero: true)
-configuration.mergeWindowSeconds = positive("--merge-window", 0, allowZero: true)
-configuration.progressStepMeters = positive("--progress-step", 1_000)
-configuration.arrivalRadiusMeters = positive("--arrival-radius", 500)
-configuration.drainTimeoutSeconds = positive("--drain-timeout", 10, allowZero: true)
+configuration.cooldownSeconds = positive("--cooldown", defaults.cooldownSeconds, allowZero: true)
+configuration.mergeWindowSeconds = positive("--merge-window", defaults.mergeWindowSeconds, allowZero: true)
+configuration.progressStepMeters = positive("--progress-step", defaults.progressStepMeters)
+configuration.arrivalRadiusMeters = positive("--arrival-radius", defaults.arrivalRadiusMeters)
+configuration.drainTimeoutSeconds = positive("--drain-timeout", defaults.drainTimeoutSeconds, allowZero: true)
 // On NATS a durable consumer resumes where the notifier stopped: no replay request is needed.
 if !settings.stdio && !settings.usesNATS && !options.flag("--no-replay") {
     var replay = ReplaySettings(requester: "notifier-\(getpid())")
-    replay.marginSeconds = positive("--replay-margin", 10, allowZero: true)
+    replay.marginSeconds = positive("--replay-margin", replay.marginSeconds, allowZero: true)
     configuration.replay = replay
 }
-let policy = RetryPolicy(initialDelaySeconds: positive("--retry-initial", 0.5), maximumDelaySeconds: positive("--retry-max", 60))
+let policy = RetryPolicy(initialDelaySeconds: positive("--retry-initial", retryDefaults.initialDelaySeconds),
+                         maximumDelaySeconds: positive("--retry-max", retryDefaults.maximumDelaySeconds))
 var sinkOptions = SinkOptions()
-sinkOptions.execTimeoutSeconds = positive("--exec-timeout", 30)
-sinkOptions.httpTimeoutSeconds = positive("--http-timeout", 10)
-sinkOptions.mqttUser = options.string("--mqtt-user") ?? "locus"
+sinkOptions.execTimeoutSeconds = positive("--exec-timeout", sinkDefaults.execTimeoutSeconds)
+sinkOptions.httpTimeoutSeconds = positive("--http-timeout", sinkDefaults.httpTimeoutSeconds)
+sinkOptions.mqttUser = options.string("--mqtt-user") ?? sinkDefaults.mqttUser
 sinkOptions.stdoutToStandardError = settings.stdio
 do { try sinkOptions.applyTransport(options) } catch { ServiceProgram.usageFailure(program, error.message) }
 

@@ -36,4 +36,12 @@ public struct NotifierConfiguration: Sendable {
     public init(catalog: MessageCatalog) {
         self.catalog = catalog
     }
+
+    /// Every setting at its default, with the built-in catalog of the default locale: the
+    /// values `locus-notifier --help` prints and falls back to.
+    public static var defaults: NotifierConfiguration {
+        // The default locale's catalog is built in (BuiltInCatalogs): it cannot be missing.
+        // swiftlint:disable:next force_try
+        NotifierConfiguration(catalog: try! MessageCatalog(locale: MessageCatalog.defaultLocale))
+    }
 }

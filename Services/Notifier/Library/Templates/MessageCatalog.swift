@@ -11,6 +11,9 @@ public struct MessageCatalog: Sendable {
     public let locale: String
     public private(set) var entries: [NotificationKind: Entry]
 
+    /// The locale used when none is chosen, and the base of a locale found only in a user file.
+    public static let defaultLocale = "en"
+
     /// Locales that ship with the notifier.
     public static var builtInLocales: [String] { BuiltInCatalogs.all.keys.sorted() }
 
@@ -40,7 +43,7 @@ public struct MessageCatalog: Sendable {
         guard BuiltInCatalogs.all[locale] != nil || overrides[locale] != nil else {
             throw CatalogError("unknown locale '\(locale)': neither built in nor in \(userFile.path)")
         }
-        try self.init(locale: BuiltInCatalogs.all[locale] != nil ? locale : "en")
+        try self.init(locale: BuiltInCatalogs.all[locale] != nil ? locale : Self.defaultLocale)
         for (kind, text) in overrides[locale] ?? [:] {
             let current = entries[kind]
             entries[kind] = try Entry(
