@@ -5,6 +5,8 @@
 public struct DeviceCap: Sendable, Equatable {
     /// The error code of a refusal.
     public static let errorCode = "tooManyDevices"
+    /// The health counter of refusals, the same in every service that keeps a cap.
+    public static let counter = "rejected." + errorCode
     /// The cap unless one is configured.
     public static let defaultMaximum = 10_000
 

@@ -1,5 +1,5 @@
 import LocusService
-import LocusFusion
+@testable import LocusFusion
 import LocusProtocol
 import XCTest
 
@@ -104,5 +104,6 @@ final class BadInputTests: XCTestCase {
         h.fix("two", lat: 37.4, lon: -122.1, t: testEpoch)
         XCTAssertEqual(codes(h.fix("three", lat: 37.4, lon: -122.1, t: testEpoch)), ["tooManyDevices"])
         XCTAssertFalse(h.fix("one", lat: 37.4, lon: -122.1, t: testEpoch + 1).isEmpty)
+        XCTAssertEqual(h.logic.counters[DeviceCap.counter], 1, "the counter motion keeps for the same refusal")
     }
 }

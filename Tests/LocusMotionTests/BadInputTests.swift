@@ -1,4 +1,5 @@
-import LocusMotion
+@testable import LocusMotion
+import LocusService
 import LocusProtocol
 import XCTest
 
@@ -33,6 +34,7 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(scenario.errors.map(\.code), ["tooManyDevices"])
         XCTAssertEqual(scenario.errors.first?.message, "more than 2 devices")
         XCTAssertEqual(Set(scenario.logic.devices.keys), ["one", "two"], "known devices carry on; the third is not kept")
+        XCTAssertEqual(scenario.logic.counters[DeviceCap.counter], 1, "the counter fusion keeps for the same refusal")
     }
 
     func testTopicNamingAnotherDeviceIsReported() {

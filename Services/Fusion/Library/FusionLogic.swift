@@ -243,6 +243,7 @@ public struct FusionLogic: ServiceLogic {
         }
         if let slot = slots[device] { return slot }
         if let refusal = DeviceCap(maximum: configuration.maximumDevices).refusal(known: states.count) {
+            counters.add(DeviceCap.counter)  // beside fusion's total of rejections, the name motion counts too
             out.append(reject(refusal.code, refusal.message, topic: topic, message: message, now: now))
             return nil
         }

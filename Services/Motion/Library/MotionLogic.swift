@@ -269,6 +269,7 @@ public struct MotionLogic: ServiceLogic {
         }
         if devices[device] == nil {
             if let refusal = DeviceCap(maximum: configuration.maximumDevices).refusal(known: devices.count) {
+                // reject counts "rejected.<code>": DeviceCap.counter, as fusion counts it.
                 out.append(reject(refusal.code, refusal.message, topic: topic, message: message, now: now))
                 return nil
             }
