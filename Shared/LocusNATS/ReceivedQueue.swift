@@ -49,8 +49,9 @@ final class ReceivedQueue: @unchecked Sendable {
     }
 
     /// Decodes one received NATS message into a queue item (on the receiving thread).
-    static func decode(_ message: OpaquePointer, consumer: Int) -> TransportInput {
-        let subject = String(cString: natsMsg_GetSubject(message))
+    /// `subject` stands in for the message's own (a stored last position's).
+    static func decode(_ message: OpaquePointer, consumer: Int, subject given: String? = nil) -> TransportInput {
+        let subject = given ?? String(cString: natsMsg_GetSubject(message))
         guard let topic = SubjectMapping.topic(forSubject: subject) else {
             return .rejected(topic: nil, error: ProtocolError(code: .invalidTopic, message: "NATS subject '\(subject)' holds a broken escape"))
         }
