@@ -76,6 +76,9 @@ enum BareNATSPeer {
         }
         let received = counter.count
         counter.lock.unlock()
+        // No callback may run once this returns (the counter goes with it).
+        natsSubscription_Unsubscribe(subscription)
+        natsConnection_Flush(subscriber)
         return (Double(received) / (Date().timeIntervalSince1970 - start), bodies.count - received)
     }
 
@@ -160,6 +163,11 @@ enum BareNATSPeer {
         }
         let seconds = Date().timeIntervalSince1970 - start
         while reader.isExecuting { usleep(10_000) }
+        // Every acknowledgement in before the context goes: cnats must not answer a publish it has freed.
+        var settle = jsPubOptions()
+        jsPubOptions_Init(&settle)
+        settle.MaxWait = 30_000
+        js_PublishAsyncComplete(js, &settle)
         js_DeleteStream(js, "BENCH_PEER", nil, &code)
         return Double(total) / seconds
     }
