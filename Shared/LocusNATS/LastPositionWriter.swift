@@ -6,8 +6,8 @@ import Foundation
 /// fix. A position held back is written when its interval has passed (`writeDue`, called
 /// after every batch) or at `writeAll` (stop); so the cache is at most one interval behind,
 /// and once a device stops moving it holds its very last position.
-struct LastPositionWriter {
-    static let intervalSeconds = 5.0
+public struct LastPositionWriter {
+    public static let intervalSeconds = 5.0
 
     private let interval: Double
     private let write: (_ subject: String, _ body: [UInt8]) -> Void
@@ -16,15 +16,15 @@ struct LastPositionWriter {
     /// The newest position of each subject not written yet.
     private var waiting: [String: [UInt8]] = [:]
     private var nextScan = 0.0
-    private(set) var writes = 0
+    public private(set) var writes = 0
 
-    init(intervalSeconds: Double = Self.intervalSeconds, write: @escaping (_ subject: String, _ body: [UInt8]) -> Void) {
+    public init(intervalSeconds: Double = Self.intervalSeconds, write: @escaping (_ subject: String, _ body: [UInt8]) -> Void) {
         interval = intervalSeconds
         self.write = write
     }
 
     /// A position was just published plainly on `subject`.
-    mutating func note(subject: String, body: [UInt8], now: Double) {
+    public mutating func note(subject: String, body: [UInt8], now: Double) {
         if let last = written[subject], now - last < interval {
             waiting[subject] = body
             return
@@ -33,7 +33,7 @@ struct LastPositionWriter {
     }
 
     /// Writes the waiting positions whose interval has passed (scanning at most a few times per interval).
-    mutating func writeDue(now: Double) {
+    public mutating func writeDue(now: Double) {
         guard !waiting.isEmpty, now >= nextScan else { return }
         nextScan = now + interval / 4
         for (subject, body) in waiting where now - (written[subject] ?? -.infinity) >= interval {
@@ -42,7 +42,7 @@ struct LastPositionWriter {
     }
 
     /// Writes every waiting position (at stop).
-    mutating func writeAll(now: Double) {
+    public mutating func writeAll(now: Double) {
         for (subject, body) in waiting { emit(subject, body, now) }
     }
 
