@@ -40,8 +40,10 @@ public struct NATSClusterReport: Sendable {
     public var missing: [String] = []
     public var consumers: [Consumer] = []
 
-    /// Locus's streams and the geofence's state bucket.
-    public static let streamNames = StreamLayout.all.map(\.name) + ["KV_LOCUS_GEOFENCE"]
+    /// Locus's streams (both fix deliveries') and the geofence's state bucket.
+    public static let streamNames = StreamLayout.all.map(\.name) + [StreamLayout.lastFixes.name, "KV_LOCUS_GEOFENCE"]
+    /// Streams only some deployments have: the bucket, and the one of the fix delivery not in use.
+    private static let optional: Set<String> = ["KV_LOCUS_GEOFENCE", StreamLayout.fixes.name, StreamLayout.lastFixes.name]
 
     public static func gather(_ connection: NATSConnection) throws(NATSError) -> NATSClusterReport {
         var url = [CChar](repeating: 0, count: 256)
@@ -52,7 +54,7 @@ public struct NATSClusterReport: Sendable {
             var code = jsErrCode(0)
             let status = js_GetStreamInfo(&info, connection.jetStream, name, nil, &code)
             if status == NATS_NOT_FOUND {
-                if name != "KV_LOCUS_GEOFENCE" { report.missing.append(name) }
+                if !optional.contains(name) { report.missing.append(name) }
                 continue
             }
             try check(status, "cannot read stream \(name)")
@@ -80,6 +82,10 @@ public struct NATSClusterReport: Sendable {
                                                  redelivered: consumer.NumRedelivered,
                                                  leader: consumer.Cluster?.pointee.Leader.map { String(cString: $0) }))
             }
+        }
+        // Positions are kept by one of the two, as the deployment's --fix-delivery says.
+        if !report.streams.contains(where: { $0.name == StreamLayout.fixes.name || $0.name == StreamLayout.lastFixes.name }) {
+            report.missing.append(StreamLayout.fixes.name)
         }
         report.consumers.sort { ($0.stream, $0.name) < ($1.stream, $1.name) }
         return report

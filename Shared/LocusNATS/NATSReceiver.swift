@@ -22,12 +22,13 @@ final class NATSReceiver: @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
 
-    init(connection: NATSConnection, service: String, instance: String, prefixes: [String], partition: Shard?, log: ServiceLog) throws(NATSError) {
+    init(connection: NATSConnection, service: String, instance: String, prefixes: [String], partition: Shard?,
+         delivery: FixDelivery = .durable, log: ServiceLog) throws(NATSError) {
         self.connection = connection
         self.partition = partition
         self.log = log
         for prefix in prefixes {
-            switch StreamLayout.route(forPrefix: prefix) {
+            switch StreamLayout.route(forPrefix: prefix, delivery: delivery) {
             case .durable(let stream):
                 var filter = SubjectMapping.filters(forPrefix: prefix)[0]
                 if let partition, SubjectMapping.partitionedPrefixes.contains(prefix) {
@@ -45,6 +46,21 @@ final class NATSReceiver: @unchecked Sendable {
                 }
             case .plain:
                 for filter in SubjectMapping.filters(forPrefix: prefix) { try subscribePlain(filter) }
+            case .live(let stream):
+                // The servers deliver only this partition's positions; the stored last
+                // values carry no partition token, so those are sorted out here.
+                for filter in SubjectMapping.filters(forPrefix: prefix) {
+                    var live = filter
+                    if let partition, SubjectMapping.partitionedPrefixes.contains(prefix) {
+                        live = SubjectMapping.partitionFilter(forPrefix: prefix, partition: partition.index)
+                    }
+                    try subscribePlain(live, serverPartitioned: live != filter)
+                    let catchUp = Thread { [self] in
+                        readLastValues(stream: stream.name, filter: StreamLayout.lastValueSubject(forSubject: filter), positions: true)
+                    }
+                    catchUp.name = "nats-last-values"
+                    threads.append(catchUp)
+                }
             }
         }
         for (index, consumer) in consumers.enumerated() {
@@ -78,13 +94,20 @@ final class NATSReceiver: @unchecked Sendable {
 
     // MARK: plain subscriptions
 
-    private func subscribePlain(_ filter: String) throws(NATSError) {
+    /// - Parameter serverPartitioned: the filter names one server partition: every message is this instance's.
+    private func subscribePlain(_ filter: String, serverPartitioned: Bool = false) throws(NATSError) {
         var subscription: OpaquePointer?
         let context = Unmanaged.passUnretained(self).toOpaque()
-        try check(natsConnection_Subscribe(&subscription, connection.connection, filter, { _, _, message, closure in
-            guard let message, let closure else { return }
-            Unmanaged<NATSReceiver>.fromOpaque(closure).takeUnretainedValue().receivedPlain(message)
-        }, context), "cannot subscribe to \(filter)")
+        let status = serverPartitioned
+            ? natsConnection_Subscribe(&subscription, connection.connection, filter, { _, _, message, closure in
+                guard let message, let closure else { return }
+                Unmanaged<NATSReceiver>.fromOpaque(closure).takeUnretainedValue().receivedPartitioned(message)
+            }, context)
+            : natsConnection_Subscribe(&subscription, connection.connection, filter, { _, _, message, closure in
+                guard let message, let closure else { return }
+                Unmanaged<NATSReceiver>.fromOpaque(closure).takeUnretainedValue().receivedPlain(message)
+            }, context)
+        try check(status, "cannot subscribe to \(filter)")
         natsSubscription_SetPendingLimits(subscription, 1_000_000, 1 << 30)
         if let subscription { plain.append(subscription) }
     }
@@ -98,12 +121,24 @@ final class NATSReceiver: @unchecked Sendable {
         queue.append([ReceivedQueue.Item(input: ReceivedQueue.decode(message, consumer: -1), consumer: -1, ackHandle: nil)])
     }
 
-    /// Reads each subject's stored last message under `filter` once (`NATSLastValues`).
-    private func readLastValues(stream: String, filter: String) {
+    private func receivedPartitioned(_ message: OpaquePointer) {
+        defer { natsMsg_Destroy(message) }
+        queue.append([ReceivedQueue.Item(input: ReceivedQueue.decode(message, consumer: -1), consumer: -1, ackHandle: nil)])
+    }
+
+    /// Reads each subject's stored last message under `filter` once (`NATSLastValues`);
+    /// `positions`: last positions under `last.`, read as their position subjects, this partition's only.
+    private func readLastValues(stream: String, filter: String, positions: Bool = false) {
         var batch: [ReceivedQueue.Item] = []
         do {
             try NATSLastValues.read(connection: connection, stream: stream, filter: filter) { message in
-                batch.append(ReceivedQueue.Item(input: ReceivedQueue.decode(message, consumer: -1), consumer: -1, ackHandle: nil))
+                var subject: String?
+                if positions {
+                    guard let position = StreamLayout.subject(forLastValueSubject: String(cString: natsMsg_GetSubject(message))) else { return }
+                    if let partition, !NATSPartition.accepts(subject: position, partition: partition) { return }
+                    subject = position
+                }
+                batch.append(ReceivedQueue.Item(input: ReceivedQueue.decode(message, consumer: -1, subject: subject), consumer: -1, ackHandle: nil))
             }
         } catch {
             log.warn(error.message)

@@ -9,11 +9,23 @@ extension NATSConnection {
     /// Creates Locus's streams (`StreamLayout`) where they are missing. A stream that exists
     /// is used as it is, so an operator's settings (replicas, limits) are kept. Returns one
     /// line per stream for the log.
+    /// With `delivery` plain, `LOCUS_FIXES` is not made; one left from a durable deployment
+    /// would still store every plain fix (streams take any publish on their subjects), so
+    /// it is reported as a line starting with "warning:" (delete it to save the servers' work).
     @discardableResult
-    public func ensureStreams(replicas: Int? = nil) throws(NATSError) -> [String] {
+    public func ensureStreams(replicas: Int? = nil, delivery: FixDelivery = .durable) throws(NATSError) -> [String] {
         let copies = replicas ?? defaultReplicas
         var report: [String] = []
-        for stream in StreamLayout.all {
+        if delivery == .plain {
+            var info: UnsafeMutablePointer<jsStreamInfo>?
+            var code = jsErrCode(0)
+            if js_GetStreamInfo(&info, jetStream, StreamLayout.fixes.name, nil, &code) == NATS_OK {
+                report.append("warning: stream \(StreamLayout.fixes.name) exists, so the servers still store every fix published plainly "
+                              + "(--fix-delivery plain); delete it once no service runs with --fix-delivery durable (docs/nats.md)")
+            }
+            jsStreamInfo_Destroy(info)
+        }
+        for stream in StreamLayout.streams(for: delivery) {
             var info: UnsafeMutablePointer<jsStreamInfo>?
             var code = jsErrCode(0)
             let found = js_GetStreamInfo(&info, jetStream, stream.name, nil, &code)

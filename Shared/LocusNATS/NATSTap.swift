@@ -53,6 +53,13 @@ public final class NATSTap: @unchecked Sendable {
                     try NATSLastValues.read(connection: connection, stream: stream.name, filter: filter) { take($0) }
                 }
             }
+            // With --fix-delivery plain, each device's last position (absent otherwise: skipped).
+            for filter in Self.storedFilters(prefix: prefix, stream: StreamLayout.fixes) {
+                try? NATSLastValues.read(connection: connection, stream: StreamLayout.lastFixes.name,
+                                         filter: StreamLayout.lastValueSubject(forSubject: filter)) { message in
+                    take(message, subject: StreamLayout.subject(forLastValueSubject: String(cString: natsMsg_GetSubject(message))))
+                }
+            }
         }
     }
 
@@ -66,8 +73,9 @@ public final class NATSTap: @unchecked Sendable {
         }
     }
 
-    private func take(_ message: OpaquePointer) {
-        let subject = String(cString: natsMsg_GetSubject(message))
+    /// - Parameter given: the subject the message stands for (a stored last position's), else its own.
+    private func take(_ message: OpaquePointer, subject given: String? = nil) {
+        let subject = given ?? String(cString: natsMsg_GetSubject(message))
         guard let topic = SubjectMapping.topic(forSubject: subject) else {
             lock.lock()
             skipped += 1

@@ -17,15 +17,23 @@ public final class NATSTransport: BusTransport {
     private var dropped = 0
     private var publishFailures = 0
     private var commitTimeouts = 0
+    private let delivery: FixDelivery
+    /// With `--fix-delivery plain`: each device's last position, kept for late subscribers.
+    private var lastPositions: LastPositionWriter
 
     /// - Parameters:
     ///   - partition: with `--partition K/N`, the server's partition K of N of the device-scoped flows.
+    ///   - delivery: how positions travel (`--fix-delivery`, the same for the whole deployment).
     public init(connection: NATSConnection, service: String, instance: String, subscriptions: [String],
-                partition: Shard?, log: ServiceLog) throws(NATSError) {
+                partition: Shard?, delivery: FixDelivery = .durable, log: ServiceLog) throws(NATSError) {
         self.connection = connection
+        self.delivery = delivery
+        lastPositions = LastPositionWriter { subject, body in connection.publish(subject: subject, body: body) }
         receiver = try NATSReceiver(connection: connection, service: service, instance: instance,
-                                    prefixes: subscriptions, partition: partition, log: log)
+                                    prefixes: subscriptions, partition: partition, delivery: delivery, log: log)
     }
+
+    private static func now() -> Double { ProcessInfo.processInfo.systemUptime }
 
     public var readyFD: Int32 { receiver.readyFD }
 
@@ -42,7 +50,7 @@ public final class NATSTransport: BusTransport {
     public func publish(_ message: Message, topic: String) {
         let subject = SubjectMapping.subject(forTopic: topic)
         let body = MessageCodec.encode(message)
-        switch StreamLayout.route(forTopic: topic) {
+        switch StreamLayout.route(forTopic: topic, delivery: delivery) {
         case .durable(let stream):
             do {
                 try connection.publishDurable(subject: subject, body: body, id: message.envelope.id, stream: stream.name)
@@ -52,11 +60,15 @@ public final class NATSTransport: BusTransport {
             }
         case .lastValue, .plain:
             if connection.publish(subject: subject, body: body) { sent += 1 } else { dropped += 1 }
+        case .live:
+            if connection.publish(subject: subject, body: body) { sent += 1 } else { dropped += 1 }
+            lastPositions.note(subject: subject, body: body, now: Self.now())
         }
     }
 
     @discardableResult
     public func commit(timeoutSeconds: Double) -> Bool {
+        lastPositions.writeDue(now: Self.now())
         guard connection.confirmPublishes(timeoutSeconds: timeoutSeconds) else {
             commitTimeouts += 1
             return false
@@ -69,7 +81,8 @@ public final class NATSTransport: BusTransport {
     }
 
     public func flush(timeoutSeconds: Double) -> Bool {
-        connection.confirmPublishes(timeoutSeconds: timeoutSeconds) && connection.flush(timeoutSeconds: timeoutSeconds)
+        lastPositions.writeDue(now: Self.now())
+        return connection.confirmPublishes(timeoutSeconds: timeoutSeconds) && connection.flush(timeoutSeconds: timeoutSeconds)
     }
 
     public var counters: [String: Int] {
@@ -79,12 +92,15 @@ public final class NATSTransport: BusTransport {
         values["publishFailures"] = publishFailures
         values["commitTimeouts"] = commitTimeouts
         values["natsReceived"] = receiver.queue.received
+        if delivery == .plain { values["lastPositionWrites"] = lastPositions.writes }
         return values
     }
 
-    public var description: String { "NATS \(connection.endpoint)" }
+    public var description: String { "NATS \(connection.endpoint)" + (delivery == .plain ? " (fixes plain)" : "") }
 
     public func close() {
+        lastPositions.writeAll(now: Self.now())
+        _ = connection.flush(timeoutSeconds: 2)
         receiver.close()
         for (_, message) in toAcknowledge { natsMsg_Destroy(message) }
         toAcknowledge.removeAll()

@@ -36,7 +36,27 @@ public enum StreamLayout {
                                      maximumPerSubject: 1, maximumAgeSeconds: 24 * 3600,
                                      prefixes: [Topic.locationApproxPrefix, Topic.locationSignificantPrefix, Topic.authStatusPrefix,
                                                 Topic.authPendingPrefix, Topic.regionStatePrefix, Topic.healthPrefix])
+    /// With `--fix-delivery plain`: each device's last position, one message per subject
+    /// (`last.` + the position's subject), written by the publisher at most once per interval.
+    public static let lastFixes = Stream(name: "LOCUS_LAST_FIXES", subjects: ["last.location.raw.>", "last.location.fused.>"],
+                                         maximumPerSubject: 1, maximumAgeSeconds: 24 * 3600, prefixes: [])
     public static let all = [fixes, events, state]
+
+    /// The streams a deployment with this fix delivery uses (and creates when missing).
+    public static func streams(for delivery: FixDelivery) -> [Stream] {
+        switch delivery {
+        case .durable: return all
+        case .plain: return [events, state, lastFixes]
+        }
+    }
+
+    /// Where the last position of a fix published plainly on `subject` is kept.
+    public static func lastValueSubject(forSubject subject: String) -> String { "last." + subject }
+
+    /// The position subject a stored last value stands for (nil for another subject).
+    public static func subject(forLastValueSubject subject: String) -> String? {
+        subject.hasPrefix("last.") ? String(subject.dropFirst(5)) : nil
+    }
 
     /// How messages on a topic travel.
     public enum Route: Sendable, Equatable {
@@ -46,9 +66,14 @@ public enum StreamLayout {
         case lastValue(Stream)
         /// Plain NATS.
         case plain
+        /// Positions with `--fix-delivery plain`: plain NATS on the same subjects; the
+        /// publisher keeps each device's last one in the stream (`lastValueSubject`), which
+        /// a subscriber reads first.
+        case live(lastValues: Stream)
     }
 
-    public static func route(forTopic topic: String) -> Route {
+    public static func route(forTopic topic: String, delivery: FixDelivery = .durable) -> Route {
+        if delivery == .plain, fixes.prefixes.contains(where: { topic.hasPrefix($0) }) { return .live(lastValues: lastFixes) }
         if let stream = stream(forTopic: topic) {
             return stream.maximumPerSubject == 1 ? .lastValue(stream) : .durable(stream)
         }
@@ -56,8 +81,8 @@ public enum StreamLayout {
     }
 
     /// How a subscription to a topic prefix is served: by the stream that stores all of it, else plainly.
-    public static func route(forPrefix prefix: String) -> Route {
-        route(forTopic: prefix)
+    public static func route(forPrefix prefix: String, delivery: FixDelivery = .durable) -> Route {
+        route(forTopic: prefix, delivery: delivery)
     }
 
     static func stream(forTopic topic: String) -> Stream? {

@@ -25,6 +25,8 @@ public enum ServiceProgram {
         OptionSpec("--curve-server-key", value: "FILE", help: "the bus's CURVE public key file", environment: "LOCUS_CURVE_SERVER_KEY"),
         OptionSpec("--nats-credentials", value: "FILE", help: "on NATS: a file with 'user:password' or a NATS .creds file", environment: "LOCUS_NATS_CREDENTIALS"),
         OptionSpec("--partition", value: "K/N", help: "on NATS: consume the server's device partition K of N (docs/nats.md)"),
+        OptionSpec("--fix-delivery", value: "MODE", help: "on NATS: positions stored and replayed (durable) or plain NATS with a last-value cache (plain); the same on every service (docs/nats.md)",
+                   environment: "LOCUS_FIX_DELIVERY", default: "durable"),
         OptionSpec("--stdio", help: "read text-form messages from stdin and write them to stdout instead of using the bus"),
         OptionSpec("--instance", value: "NAME", help: "instance name used in the `src` of published messages", default: "main"),
         OptionSpec("--shard", value: "K/N", help: "handle only the devices rendezvous hashing gives to instance K of N"),

@@ -84,8 +84,9 @@ def per_device(sink):
     return out
 
 
-def run_pipeline(cluster, scenario, work, provider_pace=("--rate", "max"), killer=None):
-    """Starts every stage on the cluster, replays the drive, returns the notifier's sink."""
+def run_pipeline(cluster, scenario, work, provider_pace=("--rate", "max"), killer=None, env_extra=None):
+    """Starts every stage on the cluster (with `env_extra` in every service's environment),
+    replays the drive, returns the notifier's sink."""
     logs = work / "logs"
     logs.mkdir()
     log = lambda name: open(logs / f"{name}.log", "w")  # noqa: E731
@@ -98,16 +99,16 @@ def run_pipeline(cluster, scenario, work, provider_pace=("--rate", "max"), kille
         host.mkdir()
         return start_service(cluster, "locus-geofence", "--default-authorization", "always",
                              "--debounce", str(scenario.debounce_s), "--partition", f"{k}/3",
-                             log=open(logs / f"geofence{k}.log", "a"), cwd=host)
+                             log=open(logs / f"geofence{k}.log", "a"), cwd=host, env_extra=env_extra)
     for k in range(3):
         services[f"geofence{k}"] = geofence(k)
     for k in range(2):
         # The drive is a replay with fixed fix times: fusion trusts them instead of re-timing them as clock faults.
         services[f"fusion{k}"] = start_service(cluster, "locus-fusion", "--partition", f"{k}/2", "--clock-fault", "1e9",
-                                               log=log(f"fusion{k}"))
+                                               log=log(f"fusion{k}"), env_extra=env_extra)
     sink = work / "sink.jsonl"
     services["notifier"] = start_service(cluster, "locus-notifier", "--state", str(work / "notifier"),
-                                         "--sink", f"jsonl:{sink}", log=log("notifier"))
+                                         "--sink", f"jsonl:{sink}", log=log("notifier"), env_extra=env_extra)
     try:
         def started():
             return all("started" in (logs / f"{name}.log").read_text() for name in services)
@@ -115,7 +116,7 @@ def run_pipeline(cluster, scenario, work, provider_pace=("--rate", "max"), kille
         added = asyncio.run(publish_regions(cluster.urls, scenario, partitions=3))
         assert len(added) == 3 and all(v == len(scenario.regions) for v in added.values()), added
         providers = [start_service(cluster, "locus-provider", *provider_arguments(scenario, device, 7 + index),
-                                   *provider_pace, log=log(f"provider{index}"))
+                                   *provider_pace, log=log(f"provider{index}"), env_extra=env_extra)
                      for index, device in enumerate(DEVICES)]
         if killer:
             killer = killer(cluster, services, geofence)

@@ -119,6 +119,17 @@ final class NATSPermissionsTests: XCTestCase {
         XCTAssertFalse(allows(nats.publish, delivered("location.raw.van-1")))
     }
 
+    func testAProviderKeepsTheLastPositionsOfItsOwnDevicesOnly() throws {
+        let scoped = NATSPermissions.client(try entry("van", roles: [.provider], devices: ["van-1"]), authorization: record(.always, .full), now: 0)
+        XCTAssertTrue(allows(scoped.publish, "last.location.raw.van-1"))
+        XCTAssertFalse(allows(scoped.publish, "last.location.raw.van-2"))
+        XCTAssertFalse(allows(scoped.publish, "last.location.fused.van-1"))
+        let whole = NATSPermissions.client(try entry("gps", roles: [.provider]), authorization: record(.always, .full), now: 0)
+        XCTAssertTrue(allows(whole.publish, "last.location.raw.any"))
+        let app = NATSPermissions.client(try entry("app"), authorization: record(.always, .full), now: 0)
+        XCTAssertFalse(allows(app.publish, "last.location.raw.any"))
+    }
+
     func testTheSectionListsEveryUserWithItsPermissions() throws {
         let users = [NATSAuthorizationSection.User(name: "svc", passwordHash: "$2b$11$abc", permissions: .service),
                      NATSAuthorizationSection.User(name: "app", passwordHash: "$2b$11$def",

@@ -1,5 +1,5 @@
 public import LocusService
-import LocusNATS
+public import LocusNATS
 /// How a service runs: on the bus or as a `--stdio` filter, and with which timers.
 public struct RuntimeSettings: Sendable {
     /// The short name used in topics: `health.<service>`, `error.<service>`.
@@ -25,6 +25,8 @@ public struct RuntimeSettings: Sendable {
     public var partition: Shard?
     /// On NATS: the credentials file (`--nats-credentials`).
     public var natsCredentialsFile: String?
+    /// On NATS: how positions travel (`--fix-delivery`).
+    public var fixDelivery: FixDelivery = .durable
 
     /// Whether the endpoints name a NATS cluster rather than the ZeroMQ bus.
     public var usesNATS: Bool { NATSEndpoint.isNATS(endpoints.pub) }
@@ -72,6 +74,12 @@ public struct RuntimeSettings: Sendable {
             }
             self.partition = partition
             if options.string("--instance") == "main" { instance = "p\(partition.index)" }
+        }
+        if let text = options.string("--fix-delivery") {
+            guard let delivery = FixDelivery(option: text) else {
+                ServiceProgram.usageFailure(program, "--fix-delivery must be durable or plain, got '\(text)'")
+            }
+            fixDelivery = delivery
         }
         do {
             curve = try CurveClientOptions.load(keyFile: options.string("--curve-key"),

@@ -120,10 +120,12 @@ extension ServiceRuntime {
             do {
                 let credentials = try settings.natsCredentialsFile.map { path throws(NATSError) in try NATSCredentials.load(path: path) }
                 let connection = try NATSConnection(endpoint: endpoint, name: settings.source, credentials: credentials)
-                for line in try connection.ensureStreams() { log.debug(line) }
+                for line in try connection.ensureStreams(delivery: settings.fixDelivery) {
+                    if line.hasPrefix("warning: ") { log.warn(String(line.dropFirst(9))) } else { log.debug(line) }
+                }
                 return try NATSTransport(connection: connection, service: settings.service, instance: settings.instance,
                                          subscriptions: settings.readsInput ? logic.subscriptions : [],
-                                         partition: settings.partition, log: log)
+                                         partition: settings.partition, delivery: settings.fixDelivery, log: log)
             } catch {
                 counters.add("natsConnectFailures")
                 log.warn("\(error.message); retrying in \(backOff) s")

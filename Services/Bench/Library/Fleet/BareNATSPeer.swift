@@ -4,20 +4,23 @@ import Foundation
 /// The peers of `locus bench fleet`: bare cnats on the same cluster, with the same encoded
 /// fix bodies and no Locus in the path —
 /// - plain: one connection publishes, another (subscribed) receives every message;
-/// - JetStream: publishes confirmed asynchronously into a replicated stream (R3) and read
-///   back through a pull consumer, acknowledged per fetch, as Locus's services read.
+/// - JetStream: publishes confirmed asynchronously into a stream with 3 replicas (R3), and
+///   with one (R1), read back through a pull consumer, acknowledged per fetch, as Locus's
+///   services read.
 enum BareNATSPeer {
     struct Figures {
         var plainPerSecond: Double
         var plainLost: Int
         var jetStreamPerSecond: Double
+        var jetStreamR1PerSecond: Double
     }
 
     static func measure(endpoint: String, bodies: [[UInt8]]) throws -> Figures {
         let url = endpoint.split(separator: ",").first.map(String.init) ?? endpoint
         let plain = try plainRun(url: url, bodies: bodies)
-        let jetStream = try jetStreamRun(url: url, bodies: bodies)
-        return Figures(plainPerSecond: plain.rate, plainLost: plain.lost, jetStreamPerSecond: jetStream)
+        let jetStream = try jetStreamRun(url: url, bodies: bodies, replicas: 3)
+        let single = try jetStreamRun(url: url, bodies: bodies, replicas: 1)
+        return Figures(plainPerSecond: plain.rate, plainLost: plain.lost, jetStreamPerSecond: jetStream, jetStreamR1PerSecond: single)
     }
 
     private final class Counter: @unchecked Sendable {
@@ -73,10 +76,13 @@ enum BareNATSPeer {
         }
         let received = counter.count
         counter.lock.unlock()
+        // No callback may run once this returns (the counter goes with it).
+        natsSubscription_Unsubscribe(subscription)
+        natsConnection_Flush(subscriber)
         return (Double(received) / (Date().timeIntervalSince1970 - start), bodies.count - received)
     }
 
-    private static func jetStreamRun(url: String, bodies: [[UInt8]]) throws -> Double {
+    private static func jetStreamRun(url: String, bodies: [[UInt8]], replicas: Int) throws -> Double {
         let connection = try connect(url)
         defer { natsConnection_Destroy(connection) }
         var js: OpaquePointer?
@@ -97,7 +103,7 @@ enum BareNATSPeer {
                 config.Subjects = list.baseAddress
                 config.SubjectsLen = 1
                 config.Storage = js_FileStorage
-                config.Replicas = 3
+                config.Replicas = Int64(replicas)
                 return js_AddStream(nil, js, &config, nil, &code)
             }
         }
@@ -157,6 +163,11 @@ enum BareNATSPeer {
         }
         let seconds = Date().timeIntervalSince1970 - start
         while reader.isExecuting { usleep(10_000) }
+        // Every acknowledgement in before the context goes: cnats must not answer a publish it has freed.
+        var settle = jsPubOptions()
+        jsPubOptions_Init(&settle)
+        settle.MaxWait = 30_000
+        js_PublishAsyncComplete(js, &settle)
         js_DeleteStream(js, "BENCH_PEER", nil, &code)
         return Double(total) / seconds
     }

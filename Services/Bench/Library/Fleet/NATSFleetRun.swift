@@ -6,12 +6,16 @@ import LocusService
 
 /// locus-geofence on a private three-node NATS cluster with JetStream (replicas 3), in one or
 /// several partitions, fed the geofence bench's fleet from this process: regions through
-/// `region.cmd`, fused fixes through JetStream as fast as the servers confirm them; the run
-/// ends when every partition's consumer has handled and acknowledged everything.
+/// `region.cmd`, then the fused fixes as the deployment's `--fix-delivery` sends them —
+/// `durable`: through JetStream as fast as the servers confirm them, the run ending when every
+/// partition's consumer has handled and acknowledged everything; `plain`: plain NATS as fast
+/// as the client writes, the run ending when the partitions' health counts every fix received
+/// (or nothing more arrives for 5 s: the rest is reported lost).
 struct NATSFleetRun {
     let scene: GeofenceFleetScene
     let partitions: Int
     let latencySamples: Int
+    var delivery: FixDelivery = .durable
 
     struct Figures {
         var fixesPerSecond: Double
@@ -20,10 +24,12 @@ struct NATSFleetRun {
         var events: Int
         var cpuMicrosecondsPerFix: [(name: String, value: Double)]
         var latencies: [Double]
+        /// Fixes the partitions never received (plain delivery only).
+        var lost = 0
     }
 
     func measure() throws -> Figures {
-        let cluster = try NATSBenchCluster(tag: "p\(partitions)")
+        let cluster = try NATSBenchCluster(tag: "\(delivery.rawValue)-p\(partitions)")
         defer { cluster.down() }
         var environment = ProcessInfo.processInfo.environment
         environment["LOCUS_PUB"] = cluster.endpoint
@@ -38,22 +44,27 @@ struct NATSFleetRun {
         for (number, _) in instances.enumerated() {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: ServiceProgram.ownDirectory + "/locus-geofence")
-            process.arguments = ["--default-authorization", "always", "--log-level", "warn", "--quota", String(max(scene.circles.count, 10_000))]
+            process.arguments = ["--default-authorization", "always", "--log-level", "warn", "--quota", String(max(scene.circles.count, 10_000)),
+                                 "--fix-delivery", delivery.rawValue]
+                + (delivery == .plain ? ["--health-interval", "0.1"] : [])  // the run's end is read from health
                 + (partitions == 1 ? [] : ["--partition", "\(number)/\(partitions)"])
             process.environment = environment
             try process.run()
             geofences.append(process)
         }
         let connection = try NATSConnection(endpoint: try NATSEndpoint(cluster.endpoint), name: "bench/fleet", credentials: nil)
-        try connection.ensureStreams()
-        let fused = instances.map { StreamLayout.consumerName(service: "geofence", instance: $0, prefix: Topic.locationFusedPrefix) }
+        try connection.ensureStreams(delivery: delivery)
+        let fused = delivery == .plain ? [] : instances.map { StreamLayout.consumerName(service: "geofence", instance: $0, prefix: Topic.locationFusedPrefix) }
         let commands = instances.map { StreamLayout.consumerName(service: "geofence", instance: $0, prefix: Topic.regionCmd) }
+        let events = try NATSTap(connection: connection, prefixes: [Topic.regionEventPrefix, Topic.regionStatePrefix, Topic.healthPrefix])
+        defer { events.close() }
+        var health = PartitionHealth()
         try waitUntil(seconds: 60, "the geofence partitions did not subscribe") {
-            (fused + commands).allSatisfy { NATSClusterReport.backlog(connection, stream: $0.contains("region_cmd") ? "LOCUS_EVENTS" : "LOCUS_FIXES", consumer: $0) != nil }
+            _ = health.take(events.drain())
+            return (fused + commands).allSatisfy { NATSClusterReport.backlog(connection, stream: $0.contains("region_cmd") ? "LOCUS_EVENTS" : "LOCUS_FIXES", consumer: $0) != nil }
+                && (delivery == .durable || health.received.count == partitions)
         }
         progress("partitions subscribed; adding \(scene.circles.count) regions")
-        let events = try NATSTap(connection: connection, prefixes: [Topic.regionEventPrefix, Topic.regionStatePrefix])
-        defer { events.close() }
 
         // Regions, acknowledged by every partition (each keeps every region).
         var ids = MessageIDGenerator()
@@ -63,7 +74,18 @@ struct NATSFleetRun {
         }
         guard connection.confirmPublishes(timeoutSeconds: 60) else { throw GeofenceBusRun.BenchError("the regions were not stored") }
         try drained(connection, stream: "LOCUS_EVENTS", consumers: commands, seconds: 300)
-        _ = events.drain()
+        var eventCount = 0
+        if delivery == .plain {
+            // Every partition's health after the regions: what it had received before the fixes.
+            let since = Date().timeIntervalSince1970
+            try waitUntil(seconds: 30, "the partitions sent no health") {
+                eventCount += health.take(events.drain(), after: since)
+                return health.fresh.count == partitions
+            }
+        } else {
+            _ = events.drain()
+        }
+        let before = health.received.values.reduce(0, +)
 
         progress("regions added; publishing \(scene.fixes) fixes")
         // The fleet: pre-encoded, then published as fast as the servers store it.
@@ -74,23 +96,86 @@ struct NATSFleetRun {
             + cluster.pids.enumerated().map { ("nats-server n\($0.offset + 1)", $0.element) } + [("this client", getpid())]
         let usage = CPUUsage(processes)
         let start = Date().timeIntervalSince1970
-        for (number, frame) in frames.enumerated() {
-            try connection.publishDurable(subject: frame.subject, body: frame.body, id: frame.id, stream: StreamLayout.fixes.name)
-            if number % 8192 == 8191, !connection.confirmPublishes(timeoutSeconds: 60) {
-                throw GeofenceBusRun.BenchError("the cluster stopped storing fixes")
+        var lost = 0
+        let seconds: Double, stored: Double
+        switch delivery {
+        case .durable:
+            for (number, frame) in frames.enumerated() {
+                try connection.publishDurable(subject: frame.subject, body: frame.body, id: frame.id, stream: StreamLayout.fixes.name)
+                if number % 8192 == 8191, !connection.confirmPublishes(timeoutSeconds: 60) {
+                    throw GeofenceBusRun.BenchError("the cluster stopped storing fixes")
+                }
+            }
+            guard connection.confirmPublishes(timeoutSeconds: 60) else { throw GeofenceBusRun.BenchError("the cluster stopped storing fixes") }
+            stored = Date().timeIntervalSince1970 - start
+            progress("fixes stored in \(String(format: "%.1f", stored)) s; waiting for the partitions")
+            try drained(connection, stream: "LOCUS_FIXES", consumers: fused, seconds: 600)
+            seconds = Date().timeIntervalSince1970 - start
+            eventCount = events.drain().filter { $0.topic.hasPrefix(Topic.regionEventPrefix) }.count
+        case .plain:
+            // As a Locus publisher (fusion) does: each device's last position kept at most every 5 s.
+            var lastPositions = LastPositionWriter { subject, body in connection.publish(subject: subject, body: body) }
+            for (number, frame) in frames.enumerated() {
+                connection.publish(subject: frame.subject, body: frame.body)
+                let now = ProcessInfo.processInfo.systemUptime
+                lastPositions.note(subject: frame.subject, body: frame.body, now: now)
+                if number % 1024 == 1023 { lastPositions.writeDue(now: now) }
+            }
+            lastPositions.writeAll(now: ProcessInfo.processInfo.systemUptime)
+            guard connection.flush(timeoutSeconds: 60) else { throw GeofenceBusRun.BenchError("the cluster did not take the fixes") }
+            stored = Date().timeIntervalSince1970 - start
+            progress("fixes sent in \(String(format: "%.1f", stored)) s; waiting for the partitions")
+            // Done when the partitions' health counts every fix; lost what has not come after 5 s of silence.
+            var received = 0, lastChange = Date().timeIntervalSince1970, end = lastChange
+            while received < frames.count && Date().timeIntervalSince1970 - lastChange < 5 {
+                eventCount += health.take(events.drain())
+                let now = health.received.values.reduce(0, +) - before
+                if now != received {
+                    received = now
+                    lastChange = Date().timeIntervalSince1970
+                    end = health.newest
+                }
+                usleep(2_000)
+            }
+            lost = max(0, frames.count - received)
+            seconds = end - start
+            // The last batches' events are confirmed by then but may still be on their way here.
+            var quietSince = Date().timeIntervalSince1970
+            while Date().timeIntervalSince1970 - quietSince < 1 {
+                let more = health.take(events.drain())
+                if more > 0 { eventCount += more; quietSince = Date().timeIntervalSince1970 }
+                usleep(10_000)
             }
         }
-        guard connection.confirmPublishes(timeoutSeconds: 60) else { throw GeofenceBusRun.BenchError("the cluster stopped storing fixes") }
-        let stored = Date().timeIntervalSince1970 - start
-        progress("fixes stored in \(String(format: "%.1f", stored)) s; waiting for the partitions")
-        try drained(connection, stream: "LOCUS_FIXES", consumers: fused, seconds: 600)
-        let seconds = Date().timeIntervalSince1970 - start
         let cpu = usage.secondsSince()
-        let eventCount = events.drain().filter { $0.topic.hasPrefix(Topic.regionEventPrefix) }.count
         let latencies = try measureLatency(connection, events: events, ids: &ids)
-        return Figures(fixesPerSecond: Double(frames.count) / seconds, storedPerSecond: Double(frames.count) / stored, events: eventCount,
+        return Figures(fixesPerSecond: Double(frames.count - lost) / seconds, storedPerSecond: Double(frames.count) / stored, events: eventCount,
                        cpuMicrosecondsPerFix: zip(processes, cpu).map { ($0.0.0, $0.1 / Double(frames.count) * 1e6) },
-                       latencies: latencies)
+                       latencies: latencies, lost: lost)
+    }
+
+    /// The newest `received` each partition reported in `health.geofence` (by `src`).
+    private struct PartitionHealth {
+        var received: [String: Int] = [:]
+        /// Partitions heard from since the last `take(_:after:)` time.
+        var fresh: Set<String> = []
+        /// When the newest health message was taken.
+        var newest = 0.0
+
+        /// Takes health messages (returns the region events among the rest).
+        mutating func take(_ messages: [NATSTap.Received], after: Double? = nil) -> Int {
+            var events = 0
+            for message in messages {
+                if message.topic.hasPrefix(Topic.regionEventPrefix) { events += 1 }
+                guard message.topic == Topic.health("geofence"), let decoded = try? MessageCodec.decode(message.body),
+                      case .health(let health) = decoded.body, let count = health.counters["received"] else { continue }
+                let src = decoded.envelope.src
+                received[src] = count
+                newest = Date().timeIntervalSince1970
+                if let after, newest > after { fresh.insert(src) }
+            }
+            return events
+        }
     }
 
     private func progress(_ text: String) {
@@ -133,12 +218,17 @@ struct NATSFleetRun {
             func send(_ p: Coordinate, _ t: Double) throws {
                 let fix = Message(body: .location(Location(device: device, source: "fused", lat: p.lat, lon: p.lon, hacc: 5)),
                                   id: ids.next(), t: t, src: "bench/probe")
-                try connection.publishDurable(subject: SubjectMapping.subject(forTopic: Topic.locationFused(device)), body: MessageCodec.encode(fix),
-                                              id: fix.envelope.id, stream: StreamLayout.fixes.name)
+                let subject = SubjectMapping.subject(forTopic: Topic.locationFused(device))
+                if delivery == .plain {
+                    connection.publish(subject: subject, body: MessageCodec.encode(fix))
+                    _ = connection.flush(timeoutSeconds: 10)
+                } else {
+                    try connection.publishDurable(subject: subject, body: MessageCodec.encode(fix), id: fix.envelope.id, stream: StreamLayout.fixes.name)
+                }
             }
             try send(outside, 1_800_000_000)
             try send(center, 1_800_000_001)
-            _ = connection.confirmPublishes(timeoutSeconds: 10)
+            _ = delivery == .plain ? connection.flush(timeoutSeconds: 10) : connection.confirmPublishes(timeoutSeconds: 10)
             let sent = Date().timeIntervalSince1970
             try send(center, 1_800_000_012)
             var seen = false

@@ -72,6 +72,8 @@ public struct NATSPermissions: Sendable, Equatable {
         if entry.roles.contains(.provider) {
             let roots = [Topic.locationRawPrefix, Topic.motionPrefix]
             publish += scope.map { scoped(roots, $0, problems: &problems) } ?? roots.map(family)
+            // With --fix-delivery plain a provider also keeps its devices' last positions (docs/nats.md).
+            publish += publish.filter { $0.hasPrefix(Topic.locationRawPrefix) && !$0.contains("*") }.map(StreamLayout.lastValueSubject(forSubject:))
             publish += [Topic.health("provider"), Topic.error("provider")]
             // The runtime looks its streams up at start.
             publish.append("$JS.API.STREAM.INFO.*")

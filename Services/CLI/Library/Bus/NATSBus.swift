@@ -29,18 +29,27 @@ enum NATSBus {
 
     /// Publishes text-form items: topics a stream keeps go through JetStream (confirmed, the
     /// message id as `Nats-Msg-Id`), the rest plainly. False when the servers did not take them all.
+    /// Positions travel as the deployment's services say (`LOCUS_FIX_DELIVERY`, docs/nats.md).
+    static var fixDelivery: FixDelivery {
+        ProcessInfo.processInfo.environment["LOCUS_FIX_DELIVERY"].flatMap(FixDelivery.init(option:)) ?? .durable
+    }
+
     static func publish(_ items: [(topic: String, body: [UInt8])], on connection: NATSConnection, timeout: Double) throws(NATSError) -> Bool {
-        if items.contains(where: { StreamLayout.route(forTopic: $0.topic) != .plain }) {
-            try connection.ensureStreams()  // as a service would at its start
+        let delivery = fixDelivery
+        if items.contains(where: { StreamLayout.route(forTopic: $0.topic, delivery: delivery) != .plain }) {
+            try connection.ensureStreams(delivery: delivery)  // as a service would at its start
         }
         for item in items {
             let subject = SubjectMapping.subject(forTopic: item.topic)
-            switch StreamLayout.route(forTopic: item.topic) {
+            switch StreamLayout.route(forTopic: item.topic, delivery: delivery) {
             case .durable(let stream):
                 let id = (try? MessageCodec.decode(item.body))?.envelope.id ?? UUID().uuidString
                 try connection.publishDurable(subject: subject, body: item.body, id: id, stream: stream.name)
             case .lastValue, .plain:
                 connection.publish(subject: subject, body: item.body)
+            case .live:
+                connection.publish(subject: subject, body: item.body)
+                connection.publish(subject: StreamLayout.lastValueSubject(forSubject: subject), body: item.body)
             }
         }
         return connection.confirmPublishes(timeoutSeconds: timeout) && connection.flush(timeoutSeconds: timeout)
