@@ -4,12 +4,14 @@
 ///
 /// Counters are kept per publisher, then per topic. Streams come in runs from one publisher
 /// (a fusion instance sends every fused fix), so that publisher's table is kept aside and a
-/// message costs one string comparison and one lookup by topic.
+/// message costs one string comparison and one probe by topic. Topics are kept as
+/// fingerprints of their bytes (`TopicCounters`): a receiver looks up the topic frame as it
+/// arrived, with one hash and no `String` or `Dictionary` lookup per message.
 public struct SequenceTracker: Sendable {
-    private var tables: [String: [String: Int]] = [:]
+    private var tables: [String: TopicCounters] = [:]
     /// The publisher seen most recently and its table; newer than its entry in `tables`.
     private var currentSource: String?
-    private var current: [String: Int] = [:]
+    private var current = TopicCounters()
     public private(set) var missing = 0
     /// Messages whose counter went back: a publisher restarted, or the bus replayed one.
     public private(set) var restarts = 0
@@ -20,13 +22,20 @@ public struct SequenceTracker: Sendable {
     /// before it. A message without `tseq` is not counted: its loss cannot be known.
     @discardableResult
     public mutating func observe(src: String, topic: String, tseq: Int?) -> Int {
+        guard tseq != nil else { return 0 }
+        return observe(src: src, topicFingerprint: TopicCounters.fingerprint(topic), tseq: tseq)
+    }
+
+    /// The same, for a topic given by `TopicCounters.fingerprint` (of the frame as received).
+    @discardableResult
+    public mutating func observe(src: String, topicFingerprint: UInt64, tseq: Int?) -> Int {
         guard let tseq else { return 0 }
         if currentSource != src {
             if let currentSource { tables[currentSource] = current }
-            current = tables.removeValue(forKey: src) ?? [:]
+            current = tables.removeValue(forKey: src) ?? TopicCounters()
             currentSource = src
         }
-        guard let previous = current.updateValue(tseq, forKey: topic) else { return 0 }
+        guard let previous = current.update(tseq, for: topicFingerprint) else { return 0 }
         if tseq <= previous {
             restarts += 1
             return 0

@@ -46,6 +46,29 @@ final class ReceiveBookkeepingTests: XCTestCase {
         XCTAssertGreaterThan(restarts, 0)
     }
 
+    func testTopicCountersMatchADictionaryAcrossAFleetOfTopics() {
+        var counters = TopicCounters()
+        var reference: [String: Int] = [:]
+        var random = SplitMix(state: 11)
+        // Enough topics to make the table grow many times over.
+        for step in 0..<60_000 {
+            let topic = "location.fused.device-\(random.next(12_000))"
+            let fingerprint = TopicCounters.fingerprint(topic)
+            let asReceived = Array(topic.utf8).withUnsafeBytes { TopicCounters.fingerprint($0) }
+            XCTAssertEqual(fingerprint, asReceived, "a topic's String and its bytes are one topic")
+            if step % 2 == 0 {
+                XCTAssertEqual(counters.update(step, for: fingerprint), reference[topic], topic)
+                reference[topic] = step
+            } else {
+                let next = (reference[topic] ?? 0) + 1
+                XCTAssertEqual(counters.increment(fingerprint), next, topic)
+                reference[topic] = next
+            }
+        }
+        XCTAssertEqual(counters.count, reference.count)
+        XCTAssertGreaterThan(reference.count, 10_000)
+    }
+
     func testShardOnTopicBytesAgreesWithTheStringRule() {
         let topics = ["location.fused.truck-7", "location.raw.d1", "motion.x", "control.", "visit.v", "region.cmd",
                       "location.fused.", "location.fusedx", "auth.status.a", "", "location.fused.caf\u{E9}",

@@ -24,8 +24,8 @@ public final class BusPublisher {
     public let socket: ZMQSocket
     public let source: String
     public private(set) var seq = 0
-    /// The last `tseq` sent on each topic.
-    private var topicSequences: [String: Int] = [:]
+    /// The last `tseq` sent on each topic (one hash and one probe per message).
+    private var topicSequences = TopicCounters()
     public private(set) var connected = false
     public private(set) var sent = 0
     public private(set) var dropped = 0
@@ -72,8 +72,7 @@ public final class BusPublisher {
     /// `seq`, and the topic's next `tseq`.
     public func stamp(_ body: Body, topic: String, t: Double) -> Message {
         seq += 1
-        let tseq = topicSequences[topic, default: 0] + 1
-        topicSequences[topic] = tseq
+        let tseq = topicSequences.increment(TopicCounters.fingerprint(topic))
         return Message(body: body, id: ids.next(), t: t, src: source, seq: seq, tseq: tseq)
     }
 

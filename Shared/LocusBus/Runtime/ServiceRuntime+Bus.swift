@@ -160,8 +160,9 @@ extension ServiceRuntime {
         return Outbound(topic: Topic.health(settings.service), body: .health(health), t: now)
     }
 
-    private func handle(_ received: BusSubscriber.Received, now: Double) -> [Outbound] {
-        switch received {
+    /// Takes the received message over (`consuming`): its parts move to the logic, not copied.
+    private func handle(_ received: consuming BusSubscriber.Received, now: Double) -> [Outbound] {
+        switch consume received {
         case .duplicate:
             return []  // counted by the subscriber
         case let .rejected(topic, error):

@@ -45,6 +45,10 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     var parkedLines: [[UInt8]] = []
     var holding = false
     var nextRetry = 0.0
+    /// What a batch holds until its flush, kept empty between batches so its storage is reused.
+    var heldOutbound: [Outbound] = []
+    /// Beyond this many messages a batch's array is given back rather than kept for the next one.
+    static var maximumHeldCapacity: Int { 65_536 }
 
     public init(settings: RuntimeSettings, logic: Logic) {
         self.settings = settings
@@ -107,13 +111,26 @@ public final class ServiceRuntime<Logic: ServiceLogic> {
     /// done the logic's `flush` runs and only then is everything published, in order.
     /// `now` is the time the batch started (the flush reports at that time).
     func batch<Failure: Error>(now: Double, emit: (Outbound) -> Void,
-                                       _ body: (_ held: (([Outbound]) -> Void)) throws(Failure) -> Void) throws(Failure) {
+                                       _ body: (_ held: ((consuming [Outbound]) -> Void)) throws(Failure) -> Void) throws(Failure) {
+        // The array of the previous batch, emptied: under a flood a batch holds thousands of
+        // messages, and a fresh array grew (and faulted in new pages) every time. A batch run
+        // from inside another one (none today) would simply start with an array of its own.
         var outbound: [Outbound] = []
+        swap(&outbound, &heldOutbound)
         defer {
             outbound.append(contentsOf: logic.flush(now: settings.stdio ? stdioClock : now))
-            outbound.forEach(emit)
+            // Each message is moved out of the array (reversed first, then taken from the end),
+            // not copied out beside it: no retain and release of its strings per message.
+            outbound.reverse()
+            while let message = outbound.popLast() { emit(message) }
+            outbound.removeAll(keepingCapacity: outbound.capacity <= Self.maximumHeldCapacity)
+            swap(&outbound, &heldOutbound)
         }
-        try body { outbound.append(contentsOf: $0) }
+        try body { returned in
+            // The logic's array is handed over: its one message (the usual case) is moved, not copied.
+            var messages = returned
+            if messages.count == 1 { outbound.append(messages.removeLast()) } else { outbound.append(contentsOf: messages) }
+        }
     }
 
     /// `screened`: the bus subscriber has already skipped other shards' devices, dropped repeats

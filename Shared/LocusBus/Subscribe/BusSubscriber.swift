@@ -84,8 +84,11 @@ public final class BusSubscriber {
             duplicates += 1
             return .duplicate
         }
+        if message.envelope.tseq != nil {
+            sequences.observe(src: message.envelope.src, topicFingerprint: TopicCounters.fingerprint(frames.first),
+                              tseq: message.envelope.tseq)
+        }
         let topic = String(decoding: frames.first, as: UTF8.self)
-        sequences.observe(src: message.envelope.src, topic: topic, tseq: message.envelope.tseq)
         return .message(topic: topic, message: message,
                         raw: keepsRawBody ? Array(frames.second) : [])
     }
