@@ -1,6 +1,7 @@
 """A newcomer's first run: the README's commands on a fresh runtime and state directory print no
 warning, error or restart line, and `locus up` leaves a misconfigured service down instead of
 restarting it for ever."""
+import contextlib
 import json
 import os
 import re
@@ -148,44 +149,43 @@ def test_the_default_stack_remembers_a_device_across_a_restart(tmp_path):
     env = fresh_environment(tmp_path)
     fusion_state = tmp_path / "state" / "locus" / "fusion"
 
-    def run_stack(number):
+    @contextlib.contextmanager
+    def running_stack(number):
+        """`locus up` with bus and fusion; yields its log once fusion has started, stops it after."""
         err = tmp_path / f"up{number}.err"
         up = subprocess.Popen([str(bin_dir() / "locus"), "up", "--only", "bus,fusion"], env=env,
                               stderr=open(err, "w"), stdout=subprocess.DEVNULL)
-        wait_for_line(err, r"^locus-fusion: info: started", 20)
-        return up, err
+        try:
+            wait_for_line(err, r"^locus-fusion: info: started", 20)
+            yield err
+        finally:
+            up.send_signal(signal.SIGINT)
+            up.wait(timeout=20)
 
-    up, err = run_stack(1)
-    try:
+    def tail_until(out, topics, *patterns):
+        """`locus tail TOPICS` into `out` until every pattern has been printed."""
+        tail = subprocess.Popen(["locus", "tail", *topics], env=env, stdout=open(out, "w"), stderr=subprocess.DEVNULL)
+        try:
+            for pattern in patterns:
+                wait_for_line(out, pattern, 15)
+        finally:
+            tail.terminate()
+            tail.wait(timeout=10)
+
+    with running_stack(1) as err:
         assert f"last known locations and the approx secret are kept in {tmp_path / 'state' / 'locus'}/fusion" \
             in err.read_text(), err.read_text()
         assert "secret that lasts until exit" not in err.read_text()
-        tail_out = tmp_path / "tail1.out"
-        tail = subprocess.Popen(["locus", "tail", "location.approx.me"], env=env, stdout=open(tail_out, "w"),
-                                stderr=subprocess.DEVNULL)
         subprocess.run(["locus", "pub", "location.raw.me", '{"type":"location","device":"me","source":"manual",'
                         '"lat":31.2304,"lon":121.4737,"hacc":20}'], env=env, check=True, timeout=30)
-        wait_for_line(tail_out, r"^location\.approx\.me ", 15)
-        tail.terminate()
-        tail.wait(timeout=10)
-    finally:
-        up.send_signal(signal.SIGINT)
-        up.wait(timeout=20)
+        tail_until(tmp_path / "tail1.out", ["location.approx.me"], r"^location\.approx\.me ")
     secret = (fusion_state / "approx.secret").read_bytes()
-    first_approx = json.loads(tail_out.read_text().splitlines()[0].split(" ", 1)[1])
+    first_approx = json.loads((tmp_path / "tail1.out").read_text().splitlines()[0].split(" ", 1)[1])
 
-    up, err = run_stack(2)
-    try:
+    with running_stack(2):
         tail_out = tmp_path / "tail2.out"
-        tail = subprocess.Popen(["locus", "tail", "location.fused.me", "location.approx.me"], env=env,
-                                stdout=open(tail_out, "w"), stderr=subprocess.DEVNULL)
-        wait_for_line(tail_out, r'^location\.fused\.me .*"source":"cache"', 15)
-        wait_for_line(tail_out, r"^location\.approx\.me ", 15)
-        tail.terminate()
-        tail.wait(timeout=10)
-    finally:
-        up.send_signal(signal.SIGINT)
-        up.wait(timeout=20)
+        tail_until(tail_out, ["location.fused.me", "location.approx.me"], r'^location\.fused\.me .*"source":"cache"',
+                   r"^location\.approx\.me ")
     assert (fusion_state / "approx.secret").read_bytes() == secret
     approx = [json.loads(line.split(" ", 1)[1]) for line in tail_out.read_text().splitlines()
               if line.startswith("location.approx.me ")]
