@@ -1,6 +1,7 @@
 import Foundation
 import LocusGeo
 import LocusProtocol
+import LocusProvider
 
 /// The fleet of the geofence scene as a provider would publish it: raw GPS fixes with
 /// position noise and a Doppler velocity, one per device per second of fix time, in
@@ -13,7 +14,7 @@ extension GeofenceFleetScene {
     /// encoded. Device names are `devicePrefix` + number; fix times start at `t0`.
     func rawFrames(topicPrefix: String = Topic.locationRawPrefix, devicePrefix: String, t0: Double, seed: UInt64,
                    src: String = "provider/bench") -> [(topic: String, body: [UInt8])] {
-        var random = SeededGenerator(seed: seed)
+        var random = GaussianNoise(seed: seed)
         var ids = MessageIDGenerator()
         let names = (0..<devices).map { devicePrefix + String($0) }
         var frames: [(topic: String, body: [UInt8])] = []
@@ -21,7 +22,7 @@ extension GeofenceFleetScene {
         for number in 0..<fixes {
             let device = number % devices, step = Double(number / devices)
             let s = starts[device]
-            let noise = (east: Self.gaussian(&random) * Self.rawNoiseMeters, north: Self.gaussian(&random) * Self.rawNoiseMeters)
+            let noise = (east: random.standard() * Self.rawNoiseMeters, north: random.standard() * Self.rawNoiseMeters)
             let p = plane.unproject(east: s.east + 15 * step * cos(s.heading) + noise.east,
                                     north: s.north + 15 * step * sin(s.heading) + noise.north)
             var course = 90 - s.heading * 180 / .pi
@@ -33,13 +34,6 @@ extension GeofenceFleetScene {
             frames.append((topicPrefix + names[device], MessageCodec.encode(message)))
         }
         return frames
-    }
-
-    /// A standard normal draw (Box–Muller), so the noise is the same for a seed everywhere.
-    static func gaussian(_ random: inout SeededGenerator) -> Double {
-        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &random)
-        let u2 = Double.random(in: 0..<1, using: &random)
-        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
 
     /// The scene's circles as `region.cmd` frames for `owner` (ids c0, c1, …).
