@@ -68,7 +68,7 @@ public enum BenchCommand {
         ("pipeline", ["--seconds", "20"]),
         ("pipeline", ["--fleet", "--stdio-rounds", "3", "--fixes", "300000"]),
         ("resources", ["--seconds", "20"]),
-        ("network", ["--seeds", "2"]),
+        ("network", ["--seeds", "3"]),  // as docs/benchmarks.md: with 2 seeds the ~300 moved APs put the 90 % goal within sampling noise
     ]
 
     /// Runs every bench with its details sent to stderr, then prints one table on stdout.
