@@ -71,6 +71,29 @@ final class BenchStack {
     }
 }
 
+/// A bench's own connection to a running stack: a subscriber and a publisher (source
+/// `provider/bench`), handed out once both are connected and the named services have
+/// reported health. `close()` when done.
+struct BenchClient {
+    let subscriber: BusSubscriber
+    let publisher: BusPublisher
+
+    init(stack: BenchStack, context: ZMQContext, prefixes: [String], healthOf services: Set<String>) throws {
+        subscriber = try BusSubscriber(context: context, endpoint: stack.endpoints.sub, prefixes: [Topic.health("")] + prefixes)
+        publisher = try BusPublisher(context: context, endpoint: stack.endpoints.pub, source: "provider/bench")
+        guard try publisher.waitUntilConnected(timeoutSeconds: 10),
+              try stack.waitForHealth(of: services, subscriber: subscriber, timeoutSeconds: 15) else {
+            close()
+            throw BenchFailure("the services did not report health within 15 s")
+        }
+    }
+
+    func close() {
+        subscriber.socket.close()
+        publisher.socket.close()
+    }
+}
+
 /// A benchmark step that could not run; `bench all` reports it and goes on.
 struct BenchFailure: Error, CustomStringConvertible {
     var description: String

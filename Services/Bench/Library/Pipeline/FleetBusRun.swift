@@ -52,17 +52,11 @@ struct FleetBusRun {
 
         let context = ZMQContext()
         let floorPrefix = "bench.floor."
-        let subscriber = try BusSubscriber(context: context, endpoint: stack.endpoints.sub,
-                                           prefixes: [Topic.health(""), Topic.regionStatePrefix, Topic.regionEventPrefix, Topic.notifyPrefix, floorPrefix])
-        let publisher = try BusPublisher(context: context, endpoint: stack.endpoints.pub, source: "provider/bench")
-        defer {
-            subscriber.socket.close()
-            publisher.socket.close()
-        }
-        guard try publisher.waitUntilConnected(timeoutSeconds: 10),
-              try stack.waitForHealth(of: ["fusion", "geofence", "notifier"], subscriber: subscriber, timeoutSeconds: 15) else {
-            throw BenchFailure("the services did not report health within 15 s")
-        }
+        let client = try BenchClient(stack: stack, context: context,
+                                     prefixes: [Topic.regionStatePrefix, Topic.regionEventPrefix, Topic.notifyPrefix, floorPrefix],
+                                     healthOf: ["fusion", "geofence", "notifier"])
+        defer { client.close() }
+        let (subscriber, publisher) = (client.subscriber, client.publisher)
         var flow = FleetFlow(subscriber: subscriber, publisher: publisher, markerOwner: markerOwner, floorPrefix: floorPrefix)
 
         // Fix times end well before the wall clock: fusion refuses fixes from the future.

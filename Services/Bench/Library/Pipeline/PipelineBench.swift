@@ -121,18 +121,12 @@ enum PipelineBench {
                                            "--state", stack.directory + "/notifier", "--log-level", "warn"])
 
         let context = ZMQContext()
-        let subscriber = try BusSubscriber(context: context, endpoint: stack.endpoints.sub,
-                                           prefixes: [Topic.health(""), Topic.regionStatePrefix, Topic.regionEventPrefix, "notify.",
-                                                      Topic.locationRaw("pipe-"), Topic.locationFused("pipe-")])
-        let publisher = try BusPublisher(context: context, endpoint: stack.endpoints.pub, source: "provider/bench")
-        defer {
-            subscriber.socket.close()
-            publisher.socket.close()
-        }
-        guard try publisher.waitUntilConnected(timeoutSeconds: 10),
-              try stack.waitForHealth(of: ["fusion", "geofence", "notifier"], subscriber: subscriber, timeoutSeconds: 15) else {
-            throw BenchFailure("the services did not report health within 15 s")
-        }
+        let client = try BenchClient(stack: stack, context: context,
+                                     prefixes: [Topic.regionStatePrefix, Topic.regionEventPrefix, Topic.notifyPrefix,
+                                                Topic.locationRaw("pipe-"), Topic.locationFused("pipe-")],
+                                     healthOf: ["fusion", "geofence", "notifier"])
+        defer { client.close() }
+        let (subscriber, publisher) = (client.subscriber, client.publisher)
 
         let center = Coordinate(lat: 45, lon: 7)
         let add = try publisher.publish(.regionAdd(RegionAdd(owner: "bench", region: Region(
