@@ -37,35 +37,38 @@ public struct TopicCounters: Sendable {
 
     /// Stores `value` for the topic; returns the value it had, nil for a topic not seen before.
     public mutating func update(_ value: Int, for fingerprint: UInt64) -> Int? {
-        var slot = Int(truncatingIfNeeded: fingerprint) & mask
-        while slots[slot].fingerprint != 0 {
-            if slots[slot].fingerprint == fingerprint {
-                let previous = slots[slot].value
-                slots[slot].value = value
-                return previous
-            }
-            slot = (slot + 1) & mask
+        let slot = slot(of: fingerprint)
+        guard slots[slot].fingerprint != 0 else {
+            insert(fingerprint, value, at: slot)
+            return nil
         }
-        slots[slot] = (fingerprint, value)
-        count += 1
-        if count * 2 > slots.count { grow() }
-        return nil
+        let previous = slots[slot].value
+        slots[slot].value = value
+        return previous
     }
 
     /// Adds one to the topic's value (0 for a topic not seen before); returns the new value.
     public mutating func increment(_ fingerprint: UInt64) -> Int {
-        var slot = Int(truncatingIfNeeded: fingerprint) & mask
-        while slots[slot].fingerprint != 0 {
-            if slots[slot].fingerprint == fingerprint {
-                slots[slot].value += 1
-                return slots[slot].value
-            }
-            slot = (slot + 1) & mask
+        let slot = slot(of: fingerprint)
+        guard slots[slot].fingerprint != 0 else {
+            insert(fingerprint, 1, at: slot)
+            return 1
         }
-        slots[slot] = (fingerprint, 1)
+        slots[slot].value += 1
+        return slots[slot].value
+    }
+
+    /// Where `fingerprint` is, or the empty slot that ends its probe run.
+    private func slot(of fingerprint: UInt64) -> Int {
+        var slot = Int(truncatingIfNeeded: fingerprint) & mask
+        while slots[slot].fingerprint != 0 && slots[slot].fingerprint != fingerprint { slot = (slot + 1) & mask }
+        return slot
+    }
+
+    private mutating func insert(_ fingerprint: UInt64, _ value: Int, at slot: Int) {
+        slots[slot] = (fingerprint, value)
         count += 1
         if count * 2 > slots.count { grow() }
-        return 1
     }
 
     /// Doubles the table, keeping it at most half full so probe runs stay short.
@@ -73,10 +76,6 @@ public struct TopicCounters: Sendable {
         let old = slots
         slots = Array(repeating: (0, 0), count: old.count * 2)
         mask = slots.count - 1
-        for entry in old where entry.fingerprint != 0 {
-            var slot = Int(truncatingIfNeeded: entry.fingerprint) & mask
-            while slots[slot].fingerprint != 0 { slot = (slot + 1) & mask }
-            slots[slot] = entry
-        }
+        for entry in old where entry.fingerprint != 0 { slots[slot(of: entry.fingerprint)] = entry }
     }
 }
