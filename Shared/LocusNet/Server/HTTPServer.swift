@@ -25,7 +25,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.listener = listener
         self.limits = limits
         self.handler = handler
-        connections = HTTPConnections(limits: limits) { [control] outcome in control.count { $0.record(outcome) } }
+        connections = HTTPConnections(limits: limits, record: control.record)
     }
 
     deinit {
@@ -54,11 +54,11 @@ public final class HTTPServer: @unchecked Sendable {
                 let wantsWrite = !connection.queue.isEmpty && !connection.isClosing
                 fds.append(pollfd(fd: connection.fd, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
             }
-            let start = ServerControl<HTTPServerStatistics>.now()
+            let start = MonotonicClock.seconds()
             let timeout = max(0, Int(((connections.nextDeadline(notAfter: start + 0.2) - start) * 1000).rounded(.up)))
             let ready = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), Int32(timeout)) }
             if ready < 0 && errno != EINTR { break }
-            let now = ServerControl<HTTPServerStatistics>.now()
+            let now = MonotonicClock.seconds()
             if fds[0].revents != 0 { control.clearWakeup() }
             if fds[1].revents != 0 { connections.accept(from: listener, now: now) }
             for (index, connection) in polled.enumerated() where !connection.closed {

@@ -66,8 +66,15 @@ public final class ServerControl<Statistics: ConnectionStatistics>: @unchecked S
         lock.unlock()
     }
 
-    /// Monotonic seconds, for the servers' deadlines.
-    public static func now() -> Double {
+    /// Counts what `HTTPConnections` reports: pass it as the connections' `record`.
+    public func record(_ outcome: HTTPConnections.Outcome) {
+        count { $0.record(outcome) }
+    }
+}
+
+/// Monotonic seconds, for the servers' deadlines (wall-clock steps must not expire clients).
+public enum MonotonicClock {
+    public static func seconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

@@ -38,7 +38,7 @@ public final class MapServer: @unchecked Sendable {
         port = listener.port
         router = MapRouter(configuration: configuration)
         feed = MapFeed(accuracy: configuration.clientAccuracy)
-        connections = HTTPConnections(limits: configuration.limits) { [control] outcome in control.count { $0.record(outcome) } }
+        connections = HTTPConnections(limits: configuration.limits, record: control.record)
     }
 
     deinit {
@@ -66,7 +66,7 @@ public final class MapServer: @unchecked Sendable {
             subscriber.socket.close()
             connections.closeAll()
         }
-        nextKeepAlive = Self.now() + configuration.limits.keepAliveSeconds
+        nextKeepAlive = MonotonicClock.seconds() + configuration.limits.keepAliveSeconds
         var items: [zmq_pollitem_t] = []
         while !control.isStopping {
             items.removeAll(keepingCapacity: true)
@@ -78,7 +78,7 @@ public final class MapServer: @unchecked Sendable {
                 let events = Int16(ZMQ_POLLIN) | (wantsWrite ? Int16(ZMQ_POLLOUT) : 0)
                 items.append(zmq_pollitem_t(socket: nil, fd: client.fd, events: events, revents: 0))
             }
-            let timeout = pollTimeoutMilliseconds(now: Self.now())
+            let timeout = pollTimeoutMilliseconds(now: MonotonicClock.seconds())
             let rc = items.withUnsafeMutableBufferPointer { zmq_poll($0.baseAddress, Int32($0.count), timeout) }
             if rc < 0 {
                 let error = ZMQError(operation: "zmq_poll")
@@ -86,7 +86,7 @@ public final class MapServer: @unchecked Sendable {
                 if error.isTerminated { return }
                 throw MapServerError("\(error)")
             }
-            let now = Self.now()
+            let now = MonotonicClock.seconds()
             let polled = clients  // the connections items[3...] refer to, before new ones are accepted
             if items[0].revents != 0 { control.clearWakeup() }
             if items[2].revents != 0 {
@@ -204,6 +204,4 @@ public final class MapServer: @unchecked Sendable {
             }
         }
     }
-
-    static func now() -> Double { ServerControl<MapServerStatistics>.now() }
 }
